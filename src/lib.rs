@@ -1,0 +1,25 @@
+//! `postal`: chess variants by mail. The library holds everything; the
+//! binary only parses arguments and prints.
+//!
+//! Data flows one way: text -> syntax -> rules -> state -> output
+//! (DESIGN.md, "Layers").
+
+pub mod board;
+pub mod color;
+pub mod error;
+pub mod movement;
+pub mod mv;
+pub mod notation;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod square;
+pub mod variant;
+
+pub use color::{ByColor, Color};
+pub use error::{MoveError, ParseError, PlayError, Span};
+pub use mv::{Move, MoveKind, PieceMove, SwapSequence, SwapStep};
+pub use piece::{Piece, Role, Roles, Stack};
+pub use position::{Effects, GameResult, Outcome, Position};
+pub use square::Square;
+pub use variant::Variant;

@@ -1,0 +1,7 @@
+//! Text forms: squares, moves (SAN, long algebraic and the variants'
+//! forms), position text. Everything written here reads back to the same
+//! value.
+
+pub mod fen;
+pub mod san;
+pub mod square;

@@ -1,0 +1,672 @@
+//! Move text: one grammar, read with `nom`, for every form the variants use
+//! (DESIGN.md, "Notation"):
+//!
+//! - SAN `Nf3`, `exd5`, `e8=Q`, `O-O`, with FIDE disambiguation;
+//! - long algebraic `Ng1-f3`, `e2-e4`, captures with `x` or `:`
+//!   (`Nd5:c7`), and the short captures of older texts `R:c7`, `h:g7`;
+//! - swap sequences `Qb6/b1/d3=N/c4/f7`, `e4/d5` (rules/swap.md);
+//! - placements `Nb1-c3 @f3` (rules/gardner-building.md);
+//! - stack moves `QKc2-c4`, `Kc5-prison`, `=Q=N` (rules/corral.md);
+//! - suffixes `+`, `#`, `++`, and the glyphs `!`, `?`, `!!`, `??`, `!?`, `?!`.
+//!
+//! Reading is in two steps, as in shakmaty: [`parse_text`] is syntax only
+//! (a [`ParsedMove`]); resolving it against a position (the variant's
+//! `Rules::resolve`) gives a legal [`Move`] or says why there is none.
+
+use crate::error::{MoveError, ParseError, Span};
+use crate::mv::{Move, MoveKind, PieceMove, SwapSequence, SwapStep};
+use crate::notation::square::{file, rank, square};
+use crate::piece::{Role, Roles, MOVE_ORDER};
+use crate::position::Position;
+use crate::square::Square;
+use nom::branch::alt;
+use nom::bytes::complete::tag;
+use nom::character::complete::{char, one_of, satisfy, space0};
+use nom::combinator::{map, opt, success};
+use nom::multi::{many0, many1};
+use nom::sequence::{delimited, preceded};
+use nom::{IResult, Parser};
+
+/// `+` or `#` (also `++`) after a move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CheckMark {
+    Check,
+    Mate,
+}
+
+impl CheckMark {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CheckMark::Check => "+",
+            CheckMark::Mate => "#",
+        }
+    }
+}
+
+/// A piece move as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceText {
+    /// Letters before the squares: the mover, then carried pieces (CO-8).
+    /// Empty for a pawn written without a letter.
+    pub roles: Vec<Role>,
+    pub from_file: Option<i16>,
+    pub from_rank: Option<i16>,
+    /// Written with `x` or `:`.
+    pub capture: bool,
+    pub to: Square,
+    /// `=X` promotions, the mover's first (CO-16 for several).
+    pub promotions: Vec<Role>,
+    /// `@sq`: the square a Building Chess turn adds.
+    pub place: Option<Square>,
+}
+
+impl PieceText {
+    /// The mover's kind (a pawn when no letter is written).
+    pub fn mover(&self) -> Role {
+        self.roles.first().copied().unwrap_or(Role::Pawn)
+    }
+
+    /// The carried pieces named after the mover.
+    pub fn carried(&self) -> Roles {
+        self.roles
+            .iter()
+            .skip(1)
+            .fold(Roles::EMPTY, |r, &x| r.with(x))
+    }
+
+    pub fn from_square(&self) -> Option<Square> {
+        match (self.from_file, self.from_rank) {
+            (Some(f), Some(r)) => Some(Square::new(f, r)),
+            _ => None,
+        }
+    }
+}
+
+/// A swap sequence as written: an optional piece letter and the squares.
+/// Whether the first square is P1's start or its first partner is decided
+/// against the position (rules/swap.md, notation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SwapText {
+    pub role: Option<Role>,
+    pub squares: Vec<SwapStep>,
+}
+
+/// What the text of a move says, before it is checked against a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveText {
+    Castle { long: bool },
+    Piece(PieceText),
+    Swap(SwapText),
+}
+
+/// A parsed move with its suffixes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsedMove {
+    pub text: MoveText,
+    pub check: Option<CheckMark>,
+    /// `!`, `?`, `!!`, `??`, `!?` or `?!`.
+    pub glyph: Option<&'static str>,
+}
+
+fn role_letter(input: &str) -> IResult<&str, Role> {
+    map(
+        satisfy(|c| c.is_ascii_uppercase() && Role::from_char(c).is_some()),
+        |c| Role::from_char(c).unwrap_or(Role::Pawn),
+    )
+    .parse(input)
+}
+
+fn promotion(input: &str) -> IResult<&str, Vec<Role>> {
+    alt((
+        many1(preceded(char('='), role_letter)),
+        map(delimited(char('('), role_letter, char(')')), |r| vec![r]),
+        map(role_letter, |r| vec![r]),
+        success(Vec::new()),
+    ))
+    .parse(input)
+}
+
+fn separator(input: &str) -> IResult<&str, bool> {
+    map(one_of("-x:"), |c| c != '-').parse(input)
+}
+
+type Origin = (Option<i16>, Option<i16>, bool, Square);
+
+fn squares_part(input: &str) -> IResult<&str, Origin> {
+    alt((
+        map((square, separator, square), |(f, c, t)| {
+            (Some(f.file), Some(f.rank), c, t)
+        }),
+        map((square, square), |(f, t)| {
+            (Some(f.file), Some(f.rank), false, t)
+        }),
+        map((file, opt(separator), square), |(f, c, t)| {
+            (Some(f), None, c.unwrap_or(false), t)
+        }),
+        map((rank, opt(separator), square), |(r, c, t)| {
+            (None, Some(r), c.unwrap_or(false), t)
+        }),
+        map((opt(separator), square), |(c, t)| {
+            (None, None, c.unwrap_or(false), t)
+        }),
+    ))
+    .parse(input)
+}
+
+fn placement(input: &str) -> IResult<&str, Option<Square>> {
+    opt(preceded((space0, char('@'), space0), square)).parse(input)
+}
+
+fn piece_move(input: &str) -> IResult<&str, MoveText> {
+    map(
+        (many0(role_letter), squares_part, promotion, placement),
+        |(roles, (from_file, from_rank, capture, to), promotions, place)| {
+            MoveText::Piece(PieceText {
+                roles,
+                from_file,
+                from_rank,
+                capture,
+                to,
+                promotions,
+                place,
+            })
+        },
+    )
+    .parse(input)
+}
+
+fn swap_step(input: &str) -> IResult<&str, SwapStep> {
+    map(
+        (square, opt(preceded(char('='), role_letter))),
+        |(sq, p)| SwapStep {
+            square: sq,
+            promotion: p,
+        },
+    )
+    .parse(input)
+}
+
+fn swap_move(input: &str) -> IResult<&str, MoveText> {
+    map(
+        (
+            opt(role_letter),
+            swap_step,
+            many1(preceded(char('/'), swap_step)),
+        ),
+        |(role, first, rest)| {
+            let mut squares = vec![first];
+            squares.extend(rest);
+            MoveText::Swap(SwapText { role, squares })
+        },
+    )
+    .parse(input)
+}
+
+fn castle(input: &str) -> IResult<&str, MoveText> {
+    alt((
+        map(alt((tag("O-O-O"), tag("0-0-0"))), |_| MoveText::Castle {
+            long: true,
+        }),
+        map(alt((tag("O-O"), tag("0-0"))), |_| MoveText::Castle {
+            long: false,
+        }),
+    ))
+    .parse(input)
+}
+
+fn check_mark(input: &str) -> IResult<&str, Option<CheckMark>> {
+    opt(alt((
+        map(tag("++"), |_| CheckMark::Mate),
+        map(tag("#"), |_| CheckMark::Mate),
+        map(tag("+"), |_| CheckMark::Check),
+    )))
+    .parse(input)
+}
+
+fn glyph(input: &str) -> IResult<&str, Option<&'static str>> {
+    opt(alt((
+        map(tag("!!"), |_| "!!"),
+        map(tag("??"), |_| "??"),
+        map(tag("!?"), |_| "!?"),
+        map(tag("?!"), |_| "?!"),
+        map(tag("!"), |_| "!"),
+        map(tag("?"), |_| "?"),
+    )))
+    .parse(input)
+}
+
+/// Parses a move with its suffixes from the start of `input`, leaving the
+/// rest (for readers that scan running text).
+pub fn parse_prefix(input: &str) -> IResult<&str, ParsedMove> {
+    map(
+        (alt((castle, swap_move, piece_move)), check_mark, glyph),
+        |(text, check, glyph)| ParsedMove { text, check, glyph },
+    )
+    .parse(input)
+}
+
+/// Parses a whole text as one move. Spans in errors are byte offsets in
+/// `text`.
+pub fn parse_text(text: &str) -> Result<ParsedMove, ParseError> {
+    let lead = text.len() - text.trim_start().len();
+    let body = text.trim();
+    if body.is_empty() {
+        return Err(ParseError::new(
+            Span::new(0, text.len()),
+            "expected a move, found nothing",
+        ));
+    }
+    let expected =
+        "expected a move such as Nf3, e2-e4, exd5, e8=Q, O-O, Qd1/g4, QKc2-c4 or Nb1-c3 @f3";
+    match parse_prefix(body) {
+        Ok(("", parsed)) => Ok(parsed),
+        Ok((rest, _)) => {
+            let at = lead + body.len() - rest.len();
+            Err(ParseError::new(
+                Span::new(at, lead + body.len()),
+                format!("unexpected {rest:?} after the move; {expected}"),
+            ))
+        }
+        Err(_) => Err(ParseError::new(
+            Span::new(lead, lead + body.len()),
+            expected.to_string(),
+        )),
+    }
+}
+
+/// Reads a move text and resolves it against the position.
+pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
+    let parsed = parse_text(text).map_err(MoveError::Syntax)?;
+    pos.variant.rules().resolve(pos, &parsed.text)
+}
+
+/// Does the piece move `m` match what `t` says? The capture mark is not
+/// required to match (older texts are loose about it); everything else is.
+pub fn piece_matches(t: &PieceText, m: &PieceMove) -> bool {
+    m.to == t.to
+        && m.role == t.mover()
+        && m.carried == t.carried()
+        && t.from_file.is_none_or(|f| f == m.from.file)
+        && t.from_rank.is_none_or(|r| r == m.from.rank)
+        && !matches!(m.kind, MoveKind::Castle { .. })
+        && t.place.is_none_or(|p| m.place == Some(p))
+        && match t.promotions.split_first() {
+            None => true,
+            Some((first, rest)) => {
+                m.promotion == Some(*first)
+                    && m.carried_promotions == rest.iter().fold(Roles::EMPTY, |r, &x| r.with(x))
+            }
+        }
+}
+
+fn castle_matches(long: bool, m: &PieceMove) -> bool {
+    matches!(m.kind, MoveKind::Castle { .. }) && (m.to.file < m.from.file) == long
+}
+
+/// Resolves a move text against a list of legal moves; when none matches,
+/// looks at the pseudo-legal moves to say why.
+pub fn resolve_in_list(pos: &Position, text: &MoveText, legal: &[Move]) -> Result<Move, MoveError> {
+    let matches = |mv: &&Move| match (text, mv) {
+        (MoveText::Piece(t), Move::Piece(m)) => piece_matches(t, m),
+        (MoveText::Castle { long }, Move::Piece(m)) => castle_matches(*long, m),
+        _ => false,
+    };
+    let found: Vec<&Move> = legal.iter().filter(matches).collect();
+    match found.as_slice() {
+        [one] => Ok((*one).clone()),
+        [] => Err(explain_illegal(pos, text)),
+        many => Err(MoveError::Ambiguous {
+            candidates: many.iter().map(|m| pos.move_text(m)).collect(),
+        }),
+    }
+}
+
+/// Why no legal move matches a text: the king would be left attacked
+/// (FI-3), or no piece of that kind can go there at all.
+pub fn explain_illegal(pos: &Position, text: &MoveText) -> MoveError {
+    let mut pseudo = Vec::new();
+    pos.pseudo_moves(&mut pseudo);
+    let side = pos.turn.name();
+    match text {
+        MoveText::Castle { long } => {
+            let side_name = if *long { "queen side" } else { "king side" };
+            if !pos.castling.get(pos.turn, !*long) {
+                MoveError::illegal_by("FI-2", format!("{side} may no longer castle {side_name}"))
+            } else {
+                MoveError::illegal_by(
+                    "FI-2",
+                    format!("{side} cannot castle {side_name} now: squares between occupied, or the king in check, passing or landing on an attacked square"),
+                )
+            }
+        }
+        MoveText::Swap(_) => MoveError::illegal(format!(
+            "{} has no swap sequences",
+            pos.variant.spec().title
+        )),
+        MoveText::Piece(t) => {
+            if pseudo
+                .iter()
+                .any(|m| matches!(m, Move::Piece(pm) if piece_matches(t, pm)))
+            {
+                return MoveError::illegal_by(
+                    "FI-3",
+                    format!("it would leave the {} king attacked", side.to_lowercase()),
+                );
+            }
+            let role = t.mover();
+            let have = pos.board.occupied().any(|(_, st)| st.has(pos.turn, role));
+            if !have {
+                return MoveError::illegal(format!("{side} has no {}", role.name()));
+            }
+            let from = match (t.from_file, t.from_rank) {
+                (Some(f), Some(r)) => {
+                    let sq = Square::new(f, r);
+                    match pos.board.get(sq) {
+                        None => return MoveError::illegal(format!("{sq} is not on the board")),
+                        Some(st) if !st.has(pos.turn, role) => {
+                            return MoveError::illegal(format!(
+                                "there is no {} {} on {sq}",
+                                side.to_lowercase(),
+                                role.name()
+                            ))
+                        }
+                        _ => format!(" on {sq}"),
+                    }
+                }
+                _ => String::new(),
+            };
+            if !pos.board.contains(t.to) {
+                return MoveError::illegal(format!("{} is not on the board", t.to));
+            }
+            let any_to = pseudo.iter().any(|m| {
+                matches!(m, Move::Piece(pm) if pm.role == role && pm.to == t.to
+                    && t.from_file.is_none_or(|f| f == pm.from.file)
+                    && t.from_rank.is_none_or(|r| r == pm.from.rank))
+            });
+            if any_to {
+                MoveError::illegal(format!(
+                    "the {} {} can move to {}, but not as written (promotion, carried pieces or placement differ)",
+                    role.name(),
+                    from.trim(),
+                    t.to
+                ))
+            } else {
+                MoveError::illegal(format!(
+                    "no {} {}{from} can move to {}",
+                    side.to_lowercase(),
+                    role.name(),
+                    t.to
+                ))
+            }
+        }
+    }
+}
+
+/// The move in the variant's canonical notation with its check mark.
+pub fn write_move(pos: &Position, mv: &Move) -> String {
+    let rules = pos.variant.rules();
+    let mut text = rules.write_move(pos, mv);
+    let after = pos.play_unchecked(mv);
+    text.push_str(rules.check_mark(&after));
+    text
+}
+
+/// Is the move a capture (of an enemy piece) in this position?
+pub fn is_capture(pos: &Position, m: &PieceMove) -> bool {
+    matches!(m.kind, MoveKind::EnPassant { .. })
+        || pos
+            .board
+            .get(m.to)
+            .is_some_and(|c| c.is_occupied() && c.color() != pos.turn)
+}
+
+fn promotion_suffix(m: &PieceMove) -> String {
+    let mut s = String::new();
+    if let Some(p) = m.promotion {
+        s.push('=');
+        s.push(p.char());
+    }
+    for r in m.carried_promotions.iter_in(&MOVE_ORDER) {
+        s.push('=');
+        s.push(r.char());
+    }
+    s
+}
+
+/// SAN without check mark, disambiguated against `legal` as FIDE does
+/// (file, else rank, else both).
+pub fn write_san(pos: &Position, mv: &Move, legal: &[Move]) -> String {
+    let m = match mv {
+        Move::Swap(s) => return write_swap(s),
+        Move::Piece(m) => m,
+    };
+    if let MoveKind::Castle { .. } = m.kind {
+        return if m.to.file < m.from.file {
+            "O-O-O"
+        } else {
+            "O-O"
+        }
+        .to_string();
+    }
+    let capture = is_capture(pos, m);
+    let mut s = String::new();
+    if m.role == Role::Pawn && m.carried.is_empty() {
+        if capture {
+            s.push(m.from.file_char().unwrap_or('?'));
+            if !m.from.is_algebraic() {
+                s = m.from.to_string();
+            }
+            s.push('x');
+        }
+    } else {
+        s.push(m.role.char());
+        for r in m.carried.iter_in(&MOVE_ORDER) {
+            s.push(r.char());
+        }
+        let rivals: Vec<&PieceMove> = legal
+            .iter()
+            .filter_map(|x| x.piece())
+            .filter(|x| {
+                x.role == m.role && x.to == m.to && x.from != m.from && x.carried == m.carried
+            })
+            .collect();
+        if !rivals.is_empty() {
+            let file_unique = rivals.iter().all(|x| x.from.file != m.from.file);
+            let rank_unique = rivals.iter().all(|x| x.from.rank != m.from.rank);
+            if m.from.is_algebraic() && file_unique {
+                s.push(m.from.file_char().unwrap_or('?'));
+            } else if m.from.is_algebraic() && rank_unique {
+                s.push_str(&m.from.rank.to_string());
+            } else {
+                s.push_str(&m.from.to_string());
+            }
+        }
+        if capture {
+            s.push('x');
+        }
+    }
+    s.push_str(&m.to.to_string());
+    s.push_str(&promotion_suffix(m));
+    if let Some(p) = m.place {
+        s.push_str(" @");
+        s.push_str(&p.to_string());
+    }
+    s
+}
+
+/// Long algebraic: `Ng1-f3`, `e7xd8=Q`, `QKc2-c4`, `Kc5-prison`, with the
+/// placement of a Building turn after a space: `Nb1-c3 @f3`.
+pub fn write_long(pos: &Position, mv: &Move) -> String {
+    let m = match mv {
+        Move::Swap(s) => return write_swap(s),
+        Move::Piece(m) => m,
+    };
+    if let MoveKind::Castle { .. } = m.kind {
+        return if m.to.file < m.from.file {
+            "O-O-O"
+        } else {
+            "O-O"
+        }
+        .to_string();
+    }
+    let mut s = String::new();
+    if m.role != Role::Pawn || !m.carried.is_empty() {
+        s.push(m.role.char());
+    }
+    for r in m.carried.iter_in(&MOVE_ORDER) {
+        s.push(r.char());
+    }
+    s.push_str(&m.from.to_string());
+    s.push(if is_capture(pos, m) { 'x' } else { '-' });
+    s.push_str(&m.to.to_string());
+    s.push_str(&promotion_suffix(m));
+    if let Some(p) = m.place {
+        s.push_str(" @");
+        s.push_str(&p.to_string());
+    }
+    s
+}
+
+/// A swap sequence with its start square: `Qb6/b1/d3=N/c4/f7`, `e4/d5`.
+pub fn write_swap(s: &SwapSequence) -> String {
+    let mut out = String::new();
+    if s.role != Role::Pawn {
+        out.push(s.role.char());
+    }
+    out.push_str(&s.start.to_string());
+    for step in &s.steps {
+        out.push('/');
+        out.push_str(&step.square.to_string());
+        if let Some(p) = step.promotion {
+            out.push('=');
+            out.push(p.char());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Variant;
+
+    fn piece(text: &str) -> PieceText {
+        match parse_text(text).unwrap().text {
+            MoveText::Piece(p) => p,
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn syntax_of_every_form() {
+        let p = piece("Nf3");
+        assert_eq!(
+            (p.roles.clone(), p.to),
+            (vec![Role::Knight], Square::new(6, 3))
+        );
+        let p = piece("Ng1-f3");
+        assert_eq!(p.from_square(), Some(Square::new(7, 1)));
+        let p = piece("exd5");
+        assert_eq!((p.from_file, p.capture), (Some(5), true));
+        let p = piece("Nd5:c7");
+        assert!(p.capture);
+        let p = piece("h:g7");
+        assert_eq!((p.from_file, p.to), (Some(8), Square::new(7, 7)));
+        let p = piece("R:c7");
+        assert_eq!((p.mover(), p.capture), (Role::Rook, true));
+        let p = piece("e8=Q");
+        assert_eq!(p.promotions, vec![Role::Queen]);
+        let p = piece("Nbd2");
+        assert_eq!(p.from_file, Some(2));
+        let p = piece("R1a3");
+        assert_eq!(p.from_rank, Some(1));
+        let p = piece("QKc2-c4");
+        assert_eq!(
+            (p.mover(), p.carried()),
+            (Role::Queen, Roles::one(Role::King))
+        );
+        let p = piece("Kc5-prison");
+        assert_eq!(p.to, Square::PRISON);
+        let p = piece("PPa8-a9=Q=N");
+        assert_eq!(p.promotions, vec![Role::Queen, Role::Knight]);
+        let p = piece("Nb1-c3 @f3");
+        assert_eq!(p.place, Some(Square::new(6, 3)));
+        let p = piece("e2-e3@(0,3)");
+        assert_eq!(p.place, Some(Square::new(0, 3)));
+        let p = piece("Wd4xd5");
+        assert_eq!(p.mover(), Role::Barrier);
+        let p = piece("a10");
+        assert_eq!(p.to, Square::new(1, 10));
+        assert_eq!(
+            parse_text("O-O-O").unwrap().text,
+            MoveText::Castle { long: true }
+        );
+        assert_eq!(
+            parse_text("0-0").unwrap().text,
+            MoveText::Castle { long: false }
+        );
+        let m = parse_text("Qb6/b1/d3=N/c4/f7++").unwrap();
+        assert_eq!(m.check, Some(CheckMark::Mate));
+        match m.text {
+            MoveText::Swap(s) => {
+                assert_eq!(s.role, Some(Role::Queen));
+                assert_eq!(s.squares.len(), 5);
+                assert_eq!(s.squares[2].promotion, Some(Role::Knight));
+            }
+            other => panic!("{other:?}"),
+        }
+        let m = parse_text("e4/d5").unwrap();
+        assert!(matches!(
+            m.text,
+            MoveText::Swap(SwapText { role: None, .. })
+        ));
+        let m = parse_text("Bf1-c4?").unwrap();
+        assert_eq!(m.glyph, Some("?"));
+        let m = parse_text("Bb5/d3??").unwrap();
+        assert_eq!(m.glyph, Some("??"));
+        let m = parse_text("Nb1-c3 @f3+!?").unwrap();
+        assert_eq!((m.check, m.glyph), (Some(CheckMark::Check), Some("!?")));
+    }
+
+    #[test]
+    fn syntax_errors_have_spans() {
+        let e = parse_text("Nf3zz").unwrap_err();
+        assert_eq!(e.span, Span::new(3, 5));
+        let e = parse_text("  hello").unwrap_err();
+        assert_eq!(e.span.start, 2);
+        assert!(parse_text("").is_err());
+        assert!(parse_text("Xe4").is_err());
+    }
+
+    #[test]
+    fn resolution_errors_say_why() {
+        let p = Position::start(Variant::Chess);
+        assert!(matches!(
+            p.parse_move("Nd4"),
+            Err(MoveError::Illegal { .. })
+        ));
+        let e = p.parse_move("Ke2").unwrap_err().to_string();
+        assert!(e.contains("no white king"), "{e}");
+        let p = Position::from_text(Variant::Chess, "4k3/8/8/8/8/8/4K3/R6R w - - 0 1").unwrap();
+        assert!(matches!(
+            p.parse_move("Rd1"),
+            Err(MoveError::Ambiguous { .. })
+        ));
+        assert_eq!(p.move_text(&p.parse_move("Ra1-d1").unwrap()), "Rad1");
+        let p = Position::from_text(Variant::Chess, "4k3/8/8/N7/8/8/8/N3K3 w - - 0 1").unwrap();
+        assert!(matches!(
+            p.parse_move("Nb3"),
+            Err(MoveError::Ambiguous { .. })
+        ));
+        assert_eq!(p.move_text(&p.parse_move("N1b3").unwrap()), "N1b3");
+        let p = Position::from_text(Variant::Chess, "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1").unwrap();
+        let e = p.parse_move("Kd2").unwrap_err().to_string();
+        assert!(e.contains("attacked"), "{e}");
+        let p = Position::from_text(Variant::Chess, "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        assert!(matches!(
+            p.parse_move("a8"),
+            Err(MoveError::Ambiguous { .. })
+        ));
+        assert_eq!(p.move_text(&p.parse_move("axb8=N").unwrap()), "axb8=N");
+    }
+}

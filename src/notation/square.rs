@@ -1,0 +1,94 @@
+//! Square names: `e4`, `a10`, `(0,3)` for squares off the a-z / 1-99 grid
+//! (rules/gardner-building.md), and `prison` (rules/corral.md).
+
+use crate::square::Square;
+use nom::branch::alt;
+use nom::bytes::complete::tag;
+use nom::character::complete::{char, digit1, one_of, space0};
+use nom::combinator::{map, map_res, opt, recognize, verify};
+use nom::sequence::delimited;
+use nom::{IResult, Parser};
+
+/// A file letter `a`..`z` as a file number from 1.
+pub fn file(input: &str) -> IResult<&str, i16> {
+    map(one_of("abcdefghijklmnopqrstuvwxyz"), |c| {
+        (c as u8 - b'a' + 1) as i16
+    })
+    .parse(input)
+}
+
+/// A rank number 1..99 (no leading zero).
+pub fn rank(input: &str) -> IResult<&str, i16> {
+    map_res(
+        verify(digit1, |d: &str| !d.starts_with('0') && d.len() <= 2),
+        |d: &str| d.parse::<i16>(),
+    )
+    .parse(input)
+}
+
+fn signed(input: &str) -> IResult<&str, i16> {
+    map_res(recognize((opt(char('-')), digit1)), |d: &str| {
+        d.parse::<i16>()
+    })
+    .parse(input)
+}
+
+/// `(f,r)`: file and rank as integers, a = 1.
+pub fn coordinates(input: &str) -> IResult<&str, Square> {
+    map(
+        delimited(
+            (char('('), space0),
+            (signed, (space0, char(','), space0), signed),
+            (space0, char(')')),
+        ),
+        |(f, _, r)| Square::new(f, r),
+    )
+    .parse(input)
+}
+
+/// Any square name: algebraic, coordinates or `prison`.
+pub fn square(input: &str) -> IResult<&str, Square> {
+    alt((
+        map((file, rank), |(f, r)| Square::new(f, r)),
+        coordinates,
+        map(tag("prison"), |_| Square::PRISON),
+    ))
+    .parse(input)
+}
+
+/// Reads a whole text as one square.
+pub fn parse_square(text: &str) -> Option<Square> {
+    match square(text) {
+        Ok(("", s)) => Some(s),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_every_form() {
+        assert_eq!(parse_square("e4"), Some(Square::new(5, 4)));
+        assert_eq!(parse_square("a10"), Some(Square::new(1, 10)));
+        assert_eq!(parse_square("i9"), Some(Square::new(9, 9)));
+        assert_eq!(parse_square("(0,3)"), Some(Square::new(0, 3)));
+        assert_eq!(parse_square("( -2 , 0 )"), Some(Square::new(-2, 0)));
+        assert_eq!(parse_square("(1,1)"), Some(Square::new(1, 1)));
+        assert_eq!(parse_square("prison"), Some(Square::PRISON));
+        assert_eq!(parse_square("e0"), None);
+        assert_eq!(parse_square("e"), None);
+        assert_eq!(parse_square("E4"), None);
+    }
+
+    #[test]
+    fn round_trip() {
+        for f in -3..30 {
+            for r in -3..102 {
+                let s = Square::new(f, r);
+                assert_eq!(parse_square(&s.to_string()), Some(s));
+            }
+        }
+    }
+}

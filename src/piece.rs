@@ -1,0 +1,375 @@
+//! Piece kinds, pieces, and stacks: what can stand on one square.
+//!
+//! A [`Role`] is a piece kind by letter. How it moves is not decided here but
+//! by the variant's table of movement descriptors (`movement`), so the
+//! Kristensen rook and the FIDE rook share the letter `R` and differ in data.
+
+use crate::color::Color;
+use std::fmt;
+
+/// A piece kind, named by its letter.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Role {
+    King = 0,
+    Queen = 1,
+    Rook = 2,
+    Bishop = 3,
+    Knight = 4,
+    Pawn = 5,
+    /// The Disintegration Chess Fye'tin (DI-5).
+    Fyetin = 6,
+    /// The Kristensen barrier pawn, `W` for wall (KR-6).
+    Barrier = 7,
+}
+
+impl Role {
+    pub const ALL: [Role; 8] = [
+        Role::King,
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+        Role::Fyetin,
+        Role::Barrier,
+    ];
+
+    /// Upper-case letter.
+    pub fn char(self) -> char {
+        match self {
+            Role::King => 'K',
+            Role::Queen => 'Q',
+            Role::Rook => 'R',
+            Role::Bishop => 'B',
+            Role::Knight => 'N',
+            Role::Pawn => 'P',
+            Role::Fyetin => 'F',
+            Role::Barrier => 'W',
+        }
+    }
+
+    pub fn from_char(c: char) -> Option<Role> {
+        Some(match c.to_ascii_uppercase() {
+            'K' => Role::King,
+            'Q' => Role::Queen,
+            'R' => Role::Rook,
+            'B' => Role::Bishop,
+            'N' => Role::Knight,
+            'P' => Role::Pawn,
+            'F' => Role::Fyetin,
+            'W' => Role::Barrier,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::King => "king",
+            Role::Queen => "queen",
+            Role::Rook => "rook",
+            Role::Bishop => "bishop",
+            Role::Knight => "knight",
+            Role::Pawn => "pawn",
+            Role::Fyetin => "Fye'tin",
+            Role::Barrier => "barrier pawn",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn from_index(i: usize) -> Role {
+        Role::ALL[i]
+    }
+}
+
+/// A piece: a side and a kind.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    pub color: Color,
+    pub role: Role,
+}
+
+impl Piece {
+    pub fn new(color: Color, role: Role) -> Piece {
+        Piece { color, role }
+    }
+
+    /// The letter as in position text: upper case White, lower case Black.
+    pub fn char(self) -> char {
+        match self.color {
+            Color::White => self.role.char(),
+            Color::Black => self.role.char().to_ascii_lowercase(),
+        }
+    }
+
+    pub fn from_char(c: char) -> Option<Piece> {
+        let role = Role::from_char(c)?;
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Some(Piece { color, role })
+    }
+}
+
+impl fmt::Display for Piece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {}",
+            self.color.name().to_lowercase(),
+            self.role.name()
+        )
+    }
+}
+
+/// A multiset of piece kinds: four bits of count per role.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Roles(pub u32);
+
+impl Roles {
+    pub const EMPTY: Roles = Roles(0);
+
+    pub fn one(role: Role) -> Roles {
+        Roles(1 << (4 * role.index()))
+    }
+
+    pub fn count(self, role: Role) -> u32 {
+        (self.0 >> (4 * role.index())) & 0xf
+    }
+
+    pub fn len(self) -> u32 {
+        Role::ALL.iter().map(|&r| self.count(r)).sum()
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn contains(self, role: Role) -> bool {
+        self.count(role) > 0
+    }
+
+    /// Adds one piece of `role`. Counts saturate at 15, more than any
+    /// variant can put on one square of one kind.
+    pub fn with(self, role: Role) -> Roles {
+        if self.count(role) == 15 {
+            self
+        } else {
+            Roles(self.0 + (1 << (4 * role.index())))
+        }
+    }
+
+    /// Removes one piece of `role`, if there is one.
+    pub fn without(self, role: Role) -> Roles {
+        if self.count(role) == 0 {
+            self
+        } else {
+            Roles(self.0 - (1 << (4 * role.index())))
+        }
+    }
+
+    pub fn union(self, other: Roles) -> Roles {
+        Role::ALL.iter().fold(self, |acc, &r| {
+            (0..other.count(r)).fold(acc, |a, _| a.with(r))
+        })
+    }
+
+    /// True when every piece of `other` is in `self`.
+    pub fn includes(self, other: Roles) -> bool {
+        Role::ALL.iter().all(|&r| self.count(r) >= other.count(r))
+    }
+
+    /// The difference `self - other` (pieces of `other` not in `self` are ignored).
+    pub fn minus(self, other: Roles) -> Roles {
+        Role::ALL.iter().fold(self, |acc, &r| {
+            (0..other.count(r)).fold(acc, |a, _| a.without(r))
+        })
+    }
+
+    /// The kinds present, one each, as a bit mask indexed by role.
+    pub fn mask(self) -> u8 {
+        let mut m = 0u8;
+        for r in Role::ALL {
+            if self.count(r) > 0 {
+                m |= 1 << r.index();
+            }
+        }
+        m
+    }
+
+    /// The roles in the order given, each repeated by its count.
+    pub fn iter_in(self, order: &'static [Role]) -> impl Iterator<Item = Role> {
+        order
+            .iter()
+            .flat_map(move |&r| std::iter::repeat_n(r, self.count(r) as usize))
+    }
+
+    /// The only role, when exactly one piece is counted.
+    pub fn single(self) -> Option<Role> {
+        let bits = self.0;
+        if bits != 0 && bits.is_power_of_two() {
+            Some(Role::from_index(bits.trailing_zeros() as usize / 4))
+        } else {
+            None
+        }
+    }
+}
+
+/// Canonical order of pieces in a stack's position text (rules/corral.md).
+pub const STACK_ORDER: [Role; 8] = [
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+    Role::King,
+    Role::Fyetin,
+    Role::Barrier,
+];
+
+/// Canonical order of pieces named in a stack move (rules/corral.md).
+pub const MOVE_ORDER: [Role; 8] = [
+    Role::King,
+    Role::Queen,
+    Role::Rook,
+    Role::Bishop,
+    Role::Knight,
+    Role::Pawn,
+    Role::Fyetin,
+    Role::Barrier,
+];
+
+/// What stands on one cell: nothing, the pieces of one side (usually one
+/// piece; several in a Corral stack, CO-2), or `OFF` for a cell that is not
+/// part of the board. Encoded in 64 bits so boards copy cheaply.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Stack(u64);
+
+const COLOR_BIT: u64 = 1 << 32;
+
+impl Stack {
+    pub const EMPTY: Stack = Stack(0);
+    pub const OFF: Stack = Stack(u64::MAX);
+
+    pub fn single(piece: Piece) -> Stack {
+        Stack::of(piece.color, Roles::one(piece.role))
+    }
+
+    pub fn of(color: Color, roles: Roles) -> Stack {
+        if roles.is_empty() {
+            return Stack::EMPTY;
+        }
+        let c = match color {
+            Color::White => 0,
+            Color::Black => COLOR_BIT,
+        };
+        Stack(c | roles.0 as u64)
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn is_off(self) -> bool {
+        self.0 == u64::MAX
+    }
+
+    /// True when a piece stands here (not empty, not off the board).
+    pub fn is_occupied(self) -> bool {
+        self.0 != 0 && self.0 != u64::MAX
+    }
+
+    /// The side of the pieces here; meaningful only when occupied.
+    pub fn color(self) -> Color {
+        if self.0 & COLOR_BIT != 0 {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
+    pub fn roles(self) -> Roles {
+        if self.is_off() {
+            Roles::EMPTY
+        } else {
+            Roles(self.0 as u32)
+        }
+    }
+
+    /// The one piece here, when exactly one stands here.
+    pub fn piece(self) -> Option<Piece> {
+        if self.is_off() {
+            return None;
+        }
+        self.roles().single().map(|role| Piece {
+            color: self.color(),
+            role,
+        })
+    }
+
+    /// True when a piece of `color` and `role` is in this stack.
+    pub fn has(self, color: Color, role: Role) -> bool {
+        self.is_occupied() && self.color() == color && self.roles().contains(role)
+    }
+
+    pub fn len(self) -> u32 {
+        self.roles().len()
+    }
+
+    /// All pieces here, one by one, in the stack's canonical order.
+    pub fn pieces(self) -> impl Iterator<Item = Piece> {
+        let color = self.color();
+        let roles = if self.is_occupied() {
+            self.roles()
+        } else {
+            Roles::EMPTY
+        };
+        roles
+            .iter_in(&STACK_ORDER)
+            .map(move |role| Piece { color, role })
+    }
+}
+
+impl fmt::Debug for Stack {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_off() {
+            return f.write_str("*");
+        }
+        if self.is_empty() {
+            return f.write_str(".");
+        }
+        for p in self.pieces() {
+            write!(f, "{}", p.char())?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stacks_count_and_order() {
+        // CO-2: b2 holds two pawns, a knight and a bishop: `(PPNB)`.
+        let roles = Roles::EMPTY
+            .with(Role::Bishop)
+            .with(Role::Pawn)
+            .with(Role::Knight)
+            .with(Role::Pawn);
+        let s = Stack::of(Color::White, roles);
+        assert_eq!(format!("{s:?}"), "PPNB");
+        assert_eq!(s.len(), 4);
+        assert!(s.piece().is_none());
+        assert_eq!(
+            Stack::single(Piece::new(Color::Black, Role::Queen)).piece(),
+            Some(Piece::new(Color::Black, Role::Queen))
+        );
+        assert!(roles.includes(Roles::one(Role::Pawn).with(Role::Pawn)));
+        assert_eq!(roles.minus(Roles::one(Role::Pawn)).count(Role::Pawn), 1);
+    }
+}

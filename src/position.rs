@@ -1,0 +1,620 @@
+//! Positions and the mechanics that several variants share: attacks,
+//! sliding and leaping by the variant's movement tables, FIDE pawns and
+//! castling, king safety, applying a piece move.
+//!
+//! A [`Position`] is a value: [`Position::play`] returns a new position and
+//! leaves the original untouched, so a rejected move can never damage state.
+//! The variant's own rules live in `variant/<name>.rs`; the methods here
+//! delegate to them.
+
+use crate::board::Board;
+use crate::color::Color;
+use crate::error::{MoveError, PlayError};
+use crate::mv::{Move, MoveKind, PieceMove};
+use crate::piece::{Piece, Role, Stack};
+use crate::square::Square;
+use crate::variant::{Extra, Tables, Variant};
+
+/// Castling rights, FIDE style: king side and queen side per colour.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Castling {
+    pub white_king: bool,
+    pub white_queen: bool,
+    pub black_king: bool,
+    pub black_queen: bool,
+}
+
+impl Castling {
+    pub const NONE: Castling = Castling {
+        white_king: false,
+        white_queen: false,
+        black_king: false,
+        black_queen: false,
+    };
+
+    pub fn get(&self, color: Color, king_side: bool) -> bool {
+        match (color, king_side) {
+            (Color::White, true) => self.white_king,
+            (Color::White, false) => self.white_queen,
+            (Color::Black, true) => self.black_king,
+            (Color::Black, false) => self.black_queen,
+        }
+    }
+
+    pub fn set(&mut self, color: Color, king_side: bool, v: bool) {
+        match (color, king_side) {
+            (Color::White, true) => self.white_king = v,
+            (Color::White, false) => self.white_queen = v,
+            (Color::Black, true) => self.black_king = v,
+            (Color::Black, false) => self.black_queen = v,
+        }
+    }
+
+    pub fn any(&self) -> bool {
+        self.white_king || self.white_queen || self.black_king || self.black_queen
+    }
+}
+
+/// A position of some variant.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub variant: Variant,
+    pub board: Board,
+    /// The side to move.
+    pub turn: Color,
+    pub castling: Castling,
+    /// The square a pawn's double step passed over, when an en passant
+    /// capture of it may follow.
+    pub ep: Option<Square>,
+    /// Half-moves since the last capture or pawn move (fifty-move rule).
+    pub halfmove: u32,
+    /// Move number, starting at 1, incremented after Black moves.
+    pub fullmove: u32,
+    /// State only one variant needs (documented in that variant's module).
+    pub extra: Extra,
+}
+
+/// How a finished game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    WhiteWins,
+    BlackWins,
+    Draw,
+}
+
+impl GameResult {
+    pub fn win_for(color: Color) -> GameResult {
+        match color {
+            Color::White => GameResult::WhiteWins,
+            Color::Black => GameResult::BlackWins,
+        }
+    }
+
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<GameResult> {
+        match s {
+            "1-0" => Some(GameResult::WhiteWins),
+            "0-1" => Some(GameResult::BlackWins),
+            "1/2-1/2" | "½-½" => Some(GameResult::Draw),
+            _ => None,
+        }
+    }
+}
+
+/// Why a game ended, as far as the position alone (and, for repetitions,
+/// the history) decides it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    pub result: GameResult,
+    /// A short reason: `checkmate`, `stalemate`, `dead position`, ...
+    pub reason: String,
+    /// The rule id that decides it.
+    pub rule: &'static str,
+}
+
+impl Outcome {
+    pub fn new(result: GameResult, reason: impl Into<String>, rule: &'static str) -> Outcome {
+        Outcome {
+            result,
+            reason: reason.into(),
+            rule,
+        }
+    }
+}
+
+/// What a move did beyond moving its piece: for reports to players.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Effects {
+    /// Pieces captured, with the squares they stood on.
+    pub captured: Vec<(Square, Piece)>,
+    /// Kings removed by disintegration, wave by wave (DI-8).
+    pub disintegrated: Vec<Vec<(Square, Piece)>>,
+    /// A square added to the board (BU-2).
+    pub added: Option<Square>,
+    /// Promotions made: the square and the new piece.
+    pub promoted: Vec<(Square, Piece)>,
+}
+
+impl Position {
+    /// An empty position on `board`, White to move.
+    pub fn empty(variant: Variant, board: Board) -> Position {
+        Position {
+            variant,
+            board,
+            turn: Color::White,
+            castling: Castling::NONE,
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+            extra: Extra::default(),
+        }
+    }
+
+    /// The variant's start position.
+    pub fn start(variant: Variant) -> Position {
+        variant.rules().start()
+    }
+
+    pub fn tables(&self) -> &'static Tables {
+        self.variant.tables()
+    }
+
+    /// All legal turns (see `Rules::legal_moves` for Swap Chess's bound).
+    pub fn legal_moves(&self) -> Vec<Move> {
+        self.variant.rules().legal_moves(self)
+    }
+
+    pub fn is_legal(&self, mv: &Move) -> bool {
+        self.variant.rules().is_legal(self, mv)
+    }
+
+    /// Plays a move, returning the new position; the original is untouched.
+    pub fn play(&self, mv: &Move) -> Result<Position, PlayError> {
+        self.play_with_effects(mv).map(|(p, _)| p)
+    }
+
+    /// Plays a move and says what it did.
+    pub fn play_with_effects(&self, mv: &Move) -> Result<(Position, Effects), PlayError> {
+        let rules = self.variant.rules();
+        if rules.outcome(self).is_some() {
+            return Err(PlayError::GameOver);
+        }
+        rules.check_legal(self, mv)?;
+        let mut next = self.clone();
+        let effects = rules.apply(&mut next, mv);
+        Ok((next, effects))
+    }
+
+    /// Plays a move already known to be legal.
+    pub fn play_unchecked(&self, mv: &Move) -> Position {
+        let mut next = self.clone();
+        self.variant.rules().apply(&mut next, mv);
+        next
+    }
+
+    /// Is the side to move in check?
+    pub fn is_check(&self) -> bool {
+        self.variant.rules().in_check(self)
+    }
+
+    /// The end of the game decided by the position, if any.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.variant.rules().outcome(self)
+    }
+
+    /// Reads a move in any accepted notation and resolves it to a legal move.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        crate::notation::san::parse_move(self, text)
+    }
+
+    /// The move in this variant's canonical notation, with `+`/`#`.
+    pub fn move_text(&self, mv: &Move) -> String {
+        crate::notation::san::write_move(self, mv)
+    }
+
+    /// The position text (FEN for chess).
+    pub fn to_text(&self) -> String {
+        crate::notation::fen::write(self)
+    }
+
+    pub fn from_text(variant: Variant, text: &str) -> Result<Position, crate::error::ParseError> {
+        crate::notation::fen::read(variant, text)
+    }
+
+    // ---- shared mechanics ------------------------------------------------
+
+    /// Array indices of the pieces of `role` and `color`.
+    pub fn find(&self, color: Color, role: Role) -> Vec<usize> {
+        self.board
+            .indices()
+            .filter(|&i| self.board.cell(i).has(color, role))
+            .collect()
+    }
+
+    /// Is the cell at `index` attacked by a piece of `by`? "Attacked" means
+    /// a piece of `by` could capture there by its own capture powers
+    /// (rules/README.md), whatever stands on the cell.
+    pub fn is_attacked(&self, index: usize, by: Color) -> bool {
+        attacked(&self.board, self.tables(), index, by)
+    }
+
+    /// Is any king of `color` attacked? False when it has none (SW-12).
+    pub fn king_attacked(&self, color: Color) -> bool {
+        let board = &self.board;
+        board
+            .indices()
+            .any(|i| board.cell(i).has(color, Role::King) && self.is_attacked(i, !color))
+    }
+
+    /// The promotion rank of a side's pawns: the variant's fixed rank
+    /// (BU-7) or the far edge of the board.
+    pub fn promotion_rank(&self, color: Color) -> i16 {
+        let spec = self.variant.spec();
+        match (spec.promotion_ranks, color) {
+            (Some((w, _)), Color::White) => w,
+            (Some((_, b)), Color::Black) => b,
+            (None, Color::White) => self.board.bounds().3,
+            (None, Color::Black) => self.board.bounds().1,
+        }
+    }
+
+    /// A side's first rank, counted as the board's near edge.
+    pub fn first_rank(&self, color: Color) -> i16 {
+        match color {
+            Color::White => self.board.bounds().1,
+            Color::Black => self.board.bounds().3,
+        }
+    }
+
+    /// Pseudo-legal moves of single pieces by the movement tables: leaps,
+    /// slides, pawn steps, double steps, en passant, promotions, and FIDE
+    /// castling where the variant has it. Stacks are not handled here (the
+    /// Corral module generates its own).
+    pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let rules = self.variant.rules();
+        let tables = self.tables();
+        let board = &self.board;
+        let us = self.turn;
+        let promo_rank = self.promotion_rank(us);
+        let promotions = self.variant.spec().promotion;
+        for from in board.indices() {
+            let cell = board.cell(from);
+            if !cell.is_occupied() || cell.color() != us {
+                continue;
+            }
+            let Some(role) = cell.roles().single() else {
+                continue;
+            };
+            let from_sq = board.square(from);
+            let is_pawn = role == Role::Pawn;
+            for ray in &tables.rays[role.index()][us] {
+                let off = board.offset(ray.dx, ray.dy);
+                let mut i = from;
+                for _ in 0..ray.range {
+                    i = board.step(i, off);
+                    let c = board.cell(i);
+                    if c.is_off() {
+                        break;
+                    }
+                    let target_ok = if c.is_empty() {
+                        ray.mode.moves()
+                    } else {
+                        ray.mode.captures() && rules.may_capture(self, role, from, i)
+                    };
+                    if target_ok {
+                        let to = board.square(i);
+                        let m = PieceMove::new(role, from_sq, to);
+                        if is_pawn && to.rank == promo_rank && ray.dy == us.forward() {
+                            for &p in promotions {
+                                let mut pm = m.clone();
+                                pm.promotion = Some(p);
+                                out.push(Move::Piece(pm));
+                            }
+                        } else {
+                            out.push(Move::Piece(m));
+                        }
+                    }
+                    if !c.is_empty() {
+                        break;
+                    }
+                }
+            }
+            if is_pawn {
+                self.pawn_specials(from, out);
+            }
+        }
+        if self.variant.spec().castling {
+            self.castling_moves(out);
+        }
+    }
+
+    /// Double steps and en passant for the pawn at `from`.
+    fn pawn_specials(&self, from: usize, out: &mut Vec<Move>) {
+        let board = &self.board;
+        let us = self.turn;
+        let fwd = us.forward();
+        let from_sq = board.square(from);
+        let rules = self.variant.rules();
+        if rules.may_double_step(self, from_sq) {
+            let mid = board.step(from, board.offset(0, fwd));
+            let to = board.step(mid, board.offset(0, fwd));
+            if board.cell(mid).is_empty() && board.cell(to).is_empty() {
+                let mut m = PieceMove::new(Role::Pawn, from_sq, board.square(to));
+                m.kind = MoveKind::DoubleStep;
+                out.push(Move::Piece(m));
+            }
+        }
+        if let Some(target) = self.ep {
+            if self.variant.spec().en_passant
+                && target.rank == from_sq.rank + fwd
+                && (target.file - from_sq.file).abs() == 1
+                && board.get(target) == Some(Stack::EMPTY)
+            {
+                let captured = target.offset(0, -fwd);
+                if board.get(captured).is_some_and(|c| c.has(!us, Role::Pawn)) {
+                    let mut m = PieceMove::new(Role::Pawn, from_sq, target);
+                    m.kind = MoveKind::EnPassant { captured };
+                    out.push(Move::Piece(m));
+                }
+            }
+        }
+    }
+
+    /// FIDE castling on the standard 8x8 squares (FI-2): the king on its
+    /// e-file square, the rook in the corner, the squares between empty, the
+    /// king not in check and not passing or landing on an attacked square.
+    fn castling_moves(&self, out: &mut Vec<Move>) {
+        let us = self.turn;
+        let rank = match us {
+            Color::White => 1,
+            Color::Black => 8,
+        };
+        let king_sq = Square::new(5, rank);
+        let board = &self.board;
+        if board.piece_at(king_sq) != Some(Piece::new(us, Role::King)) {
+            return;
+        }
+        for king_side in [true, false] {
+            if !self.castling.get(us, king_side) {
+                continue;
+            }
+            let (rook_file, between, path, king_to, rook_to): (i16, &[i16], &[i16], i16, i16) =
+                if king_side {
+                    (8, &[6, 7], &[5, 6, 7], 7, 6)
+                } else {
+                    (1, &[2, 3, 4], &[5, 4, 3], 3, 4)
+                };
+            let rook_sq = Square::new(rook_file, rank);
+            if board.piece_at(rook_sq) != Some(Piece::new(us, Role::Rook)) {
+                continue;
+            }
+            if !between
+                .iter()
+                .all(|&f| board.get(Square::new(f, rank)) == Some(Stack::EMPTY))
+            {
+                continue;
+            }
+            if path.iter().any(|&f| {
+                board
+                    .index(Square::new(f, rank))
+                    .is_some_and(|i| self.is_attacked(i, !us))
+            }) {
+                continue;
+            }
+            let mut m = PieceMove::new(Role::King, king_sq, Square::new(king_to, rank));
+            m.kind = MoveKind::Castle {
+                rook: rook_sq,
+                rook_to: Square::new(rook_to, rank),
+            };
+            out.push(Move::Piece(m));
+        }
+    }
+
+    /// Keeps the moves after which no king of the mover is attacked (FI-3),
+    /// testing each on a scratch board. Moves that cannot expose a king
+    /// (no check, not the king, not en passant, not on a line from the king
+    /// that an enemy slider could use) skip the test.
+    pub fn retain_king_safe(&self, moves: &mut Vec<Move>) {
+        let us = self.turn;
+        let tables = self.tables();
+        let kings = self.find(us, Role::King);
+        if kings.is_empty() {
+            return;
+        }
+        let in_check = kings.iter().any(|&k| self.is_attacked(k, !us));
+        let king_sqs: Vec<Square> = kings.iter().map(|&k| self.board.square(k)).collect();
+        let mut scratch = self.board.clone();
+        moves.retain(|mv| {
+            let Move::Piece(m) = mv else { return true };
+            if !in_check
+                && m.role != Role::King
+                && !matches!(m.kind, MoveKind::EnPassant { .. })
+                && !king_sqs.iter().any(|&k| tables.slider_line(!us, k, m.from))
+            {
+                return true;
+            }
+            let undo = apply_on_board(&mut scratch, us, m);
+            let safe = scratch.indices().all(|i| {
+                !scratch.cell(i).has(us, Role::King) || !attacked(&scratch, tables, i, !us)
+            });
+            for (i, c) in undo.into_iter().rev() {
+                scratch.set_cell(i, c);
+            }
+            safe
+        });
+    }
+
+    /// Applies a single-piece move: moves the piece, captures, en passant,
+    /// castling's rook, promotion, castling rights, the en passant square,
+    /// the clocks and the turn. No legality check.
+    pub fn apply_piece_move(&mut self, m: &PieceMove) -> Effects {
+        let us = self.turn;
+        let mut effects = Effects::default();
+        let board = &mut self.board;
+        let captured = board.get(m.to).filter(|c| c.is_occupied());
+        if let Some(c) = captured {
+            for p in c.pieces() {
+                effects.captured.push((m.to, p));
+            }
+        }
+        if let MoveKind::EnPassant { captured } = m.kind {
+            if let Some(p) = board.piece_at(captured) {
+                effects.captured.push((captured, p));
+            }
+        }
+        apply_on_board(board, us, m);
+        if let Some(p) = m.promotion {
+            effects.promoted.push((m.to, Piece::new(us, p)));
+        }
+        // Castling rights: a king or rook leaving or a rook being taken.
+        if self.variant.spec().castling {
+            for sq in [m.from, m.to] {
+                for (color, rank) in [(Color::White, 1), (Color::Black, 8)] {
+                    if sq == Square::new(5, rank) {
+                        self.castling.set(color, true, false);
+                        self.castling.set(color, false, false);
+                    } else if sq == Square::new(8, rank) {
+                        self.castling.set(color, true, false);
+                    } else if sq == Square::new(1, rank) {
+                        self.castling.set(color, false, false);
+                    }
+                }
+            }
+        }
+        self.ep = None;
+        if m.kind == MoveKind::DoubleStep {
+            let passed = Square::new(m.to.file, (m.from.rank + m.to.rank) / 2);
+            let enemy_pawn_beside = [-1, 1].iter().any(|&df| {
+                self.board
+                    .get(m.to.offset(df, 0))
+                    .is_some_and(|c| c.has(!us, Role::Pawn))
+            });
+            if enemy_pawn_beside {
+                self.ep = Some(passed);
+            }
+        }
+        if m.role == Role::Pawn || !effects.captured.is_empty() {
+            self.halfmove = 0;
+        } else {
+            self.halfmove += 1;
+        }
+        self.end_turn();
+        effects
+    }
+
+    /// Passes the turn: flips the side, counts the move number.
+    pub fn end_turn(&mut self) {
+        if self.turn == Color::Black {
+            self.fullmove += 1;
+        }
+        self.turn = !self.turn;
+    }
+
+    /// The FIDE ending of a position (FI-4, FI-5's seventy-five moves):
+    /// checkmate, stalemate, or the seventy-five-move rule.
+    pub fn fide_outcome(&self, has_move: bool, in_check: bool) -> Option<Outcome> {
+        if !has_move {
+            return Some(if in_check {
+                Outcome::new(GameResult::win_for(!self.turn), "checkmate", "FI-4")
+            } else {
+                Outcome::new(GameResult::Draw, "stalemate", "FI-4")
+            });
+        }
+        if self.halfmove >= 150 {
+            return Some(Outcome::new(
+                GameResult::Draw,
+                "seventy-five moves without capture or pawn move",
+                "FI-5",
+            ));
+        }
+        None
+    }
+
+    /// The placement key used for repetitions: the board, the side to move,
+    /// castling rights, the en passant square and the variant state.
+    pub fn repetition_key(&self) -> (Board, Color, Castling, Option<Square>, Extra) {
+        (
+            self.board.clone(),
+            self.turn,
+            self.castling,
+            self.ep,
+            self.extra.clone(),
+        )
+    }
+}
+
+/// Moves the piece of a single-piece move on a board (with en passant's
+/// capture, castling's rook and promotion), returning the cells it changed
+/// with their old contents, so the caller can undo.
+pub fn apply_on_board(board: &mut Board, us: Color, m: &PieceMove) -> Vec<(usize, Stack)> {
+    let mut undo = Vec::with_capacity(4);
+    let (Some(from), Some(to)) = (board.index(m.from), board.index(m.to)) else {
+        return undo;
+    };
+    let moving = board.cell(from);
+    undo.push((from, moving));
+    undo.push((to, board.cell(to)));
+    board.set_cell(from, Stack::EMPTY);
+    let placed = match m.promotion {
+        Some(p) => Stack::single(Piece::new(us, p)),
+        None => moving,
+    };
+    board.set_cell(to, placed);
+    match m.kind {
+        MoveKind::EnPassant { captured } => {
+            if let Some(c) = board.index(captured) {
+                undo.push((c, board.cell(c)));
+                board.set_cell(c, Stack::EMPTY);
+            }
+        }
+        MoveKind::Castle { rook, rook_to } => {
+            if let (Some(r), Some(rt)) = (board.index(rook), board.index(rook_to)) {
+                let rook_cell = board.cell(r);
+                undo.push((r, rook_cell));
+                undo.push((rt, board.cell(rt)));
+                board.set_cell(r, Stack::EMPTY);
+                board.set_cell(rt, rook_cell);
+            }
+        }
+        _ => {}
+    }
+    undo
+}
+
+/// Is the cell at `index` attacked by a piece of `by` (see
+/// [`Position::is_attacked`])? Walks each attack direction backwards from
+/// the cell to the first piece and asks whether a piece of that kind and
+/// side captures along that direction that far.
+#[inline]
+pub fn attacked(board: &Board, tables: &Tables, index: usize, by: Color) -> bool {
+    for dir in &tables.attacks[by] {
+        let off = board.offset(-dir.dx, -dir.dy);
+        let mut i = index;
+        for k in 0..dir.max as usize {
+            i = board.step(i, off);
+            let c = board.cell(i);
+            if c.is_empty() {
+                continue;
+            }
+            if !c.is_off() && c.color() == by && c.roles().0 & dir.masks[k.min(7)] != 0 {
+                return true;
+            }
+            break;
+        }
+    }
+    false
+}
+
+/// Roles that capture along a direction at distance `k`, as a mask over
+/// [`Roles`] nibbles.
+pub fn role_nibbles(roles: &[Role]) -> u32 {
+    roles.iter().fold(0, |m, r| m | (0xf << (4 * r.index())))
+}

@@ -1,0 +1,181 @@
+//! FIDE chess (`chess`), rules/fide.md FI-1..FI-6: the base of Swap Chess
+//! and Kristensen's Game, and the variant whose perft tables and PGN files
+//! check the engine against the outside world.
+
+use super::{PieceSpec, Rules, Spec, Variant};
+use crate::piece::Role;
+use crate::position::{GameResult, Outcome, Position};
+
+/// FIDE piece movement, shared by the variants built on FIDE chess.
+pub const FIDE_PIECES: &[PieceSpec] = &[
+    PieceSpec {
+        role: Role::King,
+        betza: "K",
+        gives_check: true,
+    },
+    PieceSpec {
+        role: Role::Queen,
+        betza: "Q",
+        gives_check: true,
+    },
+    PieceSpec {
+        role: Role::Rook,
+        betza: "R",
+        gives_check: true,
+    },
+    PieceSpec {
+        role: Role::Bishop,
+        betza: "B",
+        gives_check: true,
+    },
+    PieceSpec {
+        role: Role::Knight,
+        betza: "N",
+        gives_check: true,
+    },
+    PieceSpec {
+        role: Role::Pawn,
+        betza: "mfWcfF",
+        gives_check: true,
+    },
+];
+
+/// Promotion choices of FIDE chess (FI-2), also used by the variants on it.
+pub const FIDE_PROMOTION: &[Role] = &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+
+pub static SPEC: Spec = Spec {
+    name: "chess",
+    title: "FIDE chess",
+    aliases: &["fide", "standard", "orthodox", "international chess"],
+    summary: "FIDE chess, the base of Swap Chess and Kristensen's Game",
+    files: 8,
+    ranks: 8,
+    start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    pieces: FIDE_PIECES,
+    promotion: FIDE_PROMOTION,
+    promotion_ranks: None,
+    double_step_ranks: &[2],
+    en_passant: true,
+    castling: true,
+    board_grows: false,
+    stacks: false,
+    rules_text: include_str!("../../doc/rules/fide.md"),
+};
+
+pub struct Chess;
+
+impl Rules for Chess {
+    fn spec(&self) -> &'static Spec {
+        &SPEC
+    }
+
+    fn variant(&self) -> Variant {
+        Variant::Chess
+    }
+
+    fn outcome(&self, pos: &Position) -> Option<Outcome> {
+        pos.fide_outcome(self.has_legal_move(pos), self.in_check(pos))
+            .or_else(|| {
+                is_dead(pos).then(|| {
+                    Outcome::new(
+                        GameResult::Draw,
+                        "dead position (insufficient material)",
+                        "FI-5",
+                    )
+                })
+            })
+    }
+}
+
+/// FI-5: K v K, K+B v K, K+N v K, and K+B v K+B with bishops on squares of
+/// one colour (any number of same-coloured bishops) cannot end in mate.
+pub fn is_dead(pos: &Position) -> bool {
+    let mut minors = Vec::new();
+    for (sq, stack) in pos.board.occupied() {
+        for p in stack.pieces() {
+            match p.role {
+                Role::King => {}
+                Role::Bishop | Role::Knight => minors.push((p, sq)),
+                _ => return false,
+            }
+        }
+    }
+    match minors.as_slice() {
+        [] | [_] => true,
+        all => {
+            let light = all[0].1.is_light();
+            all.iter()
+                .all(|(p, s)| p.role == Role::Bishop && s.is_light() == light)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_text(Variant::Chess, fen).unwrap()
+    }
+
+    #[test]
+    fn fi1_start_position() {
+        let p = Position::start(Variant::Chess);
+        assert_eq!(p.to_text(), SPEC.start);
+        assert_eq!(p.legal_moves().len(), 20);
+    }
+
+    #[test]
+    fn fi4_checkmate_and_stalemate() {
+        // Fool's mate.
+        let p = pos("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+        let o = p.outcome().unwrap();
+        assert_eq!(o.result, GameResult::BlackWins);
+        assert_eq!(o.reason, "checkmate");
+        let s = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+        assert_eq!(s.outcome().unwrap().result, GameResult::Draw);
+        assert_eq!(s.outcome().unwrap().reason, "stalemate");
+    }
+
+    #[test]
+    fn fi3_pinned_piece_may_not_move() {
+        let p = pos("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1");
+        assert!(p.legal_moves().iter().all(|m| m.role() == Role::King));
+    }
+
+    #[test]
+    fn fi5_dead_positions() {
+        assert!(pos("8/8/4k3/8/8/3K4/8/8 w - - 0 1").outcome().is_some());
+        assert!(pos("8/8/4k3/8/8/3KB3/8/8 w - - 0 1").outcome().is_some());
+        assert!(pos("8/8/4k3/8/8/3KN3/8/8 w - - 0 1").outcome().is_some());
+        // Bishops on the same colour (c1 dark, f8 dark).
+        assert!(pos("5b2/8/4k3/8/8/3K4/8/2B5 w - - 0 1").outcome().is_some());
+        // Bishops on different colours: mate is possible.
+        assert!(pos("4b3/8/4k3/8/8/3K4/8/2B5 w - - 0 1").outcome().is_none());
+        assert!(pos("8/8/4k3/8/8/3KN3/8/6n1 w - - 0 1").outcome().is_none());
+        assert!(pos("8/8/4k3/8/8/3KP3/8/8 w - - 0 1").outcome().is_none());
+    }
+
+    #[test]
+    fn fi5_seventy_five_moves() {
+        let p = pos("8/8/2k5/8/8/3KR3/8/8 w - - 150 100");
+        assert!(p.outcome().unwrap().reason.contains("seventy-five"));
+    }
+
+    #[test]
+    fn fi2_castling_through_check_refused() {
+        // The f1 square is attacked by the rook on f8.
+        let p = pos("1k3r2/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+        let texts: Vec<String> = p.legal_moves().iter().map(|m| p.move_text(m)).collect();
+        assert!(texts.contains(&"O-O-O".to_string()));
+        assert!(!texts.contains(&"O-O".to_string()));
+    }
+
+    #[test]
+    fn fi2_en_passant() {
+        let p = pos("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+        let m = p.parse_move("exd6").unwrap();
+        let after = p.play(&m).unwrap();
+        assert_eq!(after.to_text(), "4k3/8/3P4/8/8/8/8/4K3 b - - 0 2");
+    }
+}
