@@ -5,6 +5,7 @@
 //! (DESIGN.md, "Layers").
 
 pub mod board;
+pub mod cli;
 pub mod color;
 pub mod error;
 pub mod movement;

@@ -3,5 +3,6 @@
 //! value.
 
 pub mod fen;
+pub mod movetext;
 pub mod san;
 pub mod square;

@@ -1,0 +1,180 @@
+//! Perft throughput for chess and Gardner minichess, and, in the same run,
+//! the same positions through Fairy-Stockfish (`go perft N`, which counts
+//! the last ply in bulk as postal does), with the ratio.
+//!
+//! Run: `cargo bench --bench perft` (or `benches/compare-fairy-stockfish.sh`,
+//! which installs Debian's `fairy-stockfish` first). Set `FAIRY_STOCKFISH`
+//! to the engine's path if it is not `/usr/games/fairy-stockfish` or on PATH.
+
+use postal::perft::perft;
+use postal::{Position, Variant};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Case {
+    variant: Variant,
+    uci_variant: &'static str,
+    name: &'static str,
+    fen: &'static str,
+    depth: u32,
+}
+
+const CASES: &[Case] = &[
+    Case {
+        variant: Variant::Chess,
+        uci_variant: "chess",
+        name: "chess start",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        depth: 5,
+    },
+    Case {
+        variant: Variant::Chess,
+        uci_variant: "chess",
+        name: "chess kiwipete",
+        fen: "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        depth: 4,
+    },
+    Case {
+        variant: Variant::Chess,
+        uci_variant: "chess",
+        name: "chess position3",
+        fen: "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        depth: 6,
+    },
+    Case {
+        variant: Variant::Gardner,
+        uci_variant: "gardner",
+        name: "gardner start",
+        fen: "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1",
+        depth: 6,
+    },
+];
+
+struct Engine {
+    _child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    fn start() -> Option<Engine> {
+        let path = std::env::var("FAIRY_STOCKFISH").ok().or_else(|| {
+            ["/usr/games/fairy-stockfish", "fairy-stockfish"]
+                .iter()
+                .find(|p| {
+                    Command::new(p)
+                        .stdin(Stdio::null())
+                        .stdout(Stdio::null())
+                        .spawn()
+                        .is_ok()
+                })
+                .map(|p| p.to_string())
+        })?;
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        let input = child.stdin.take()?;
+        let output = BufReader::new(child.stdout.take()?);
+        let mut e = Engine {
+            _child: child,
+            input,
+            output,
+        };
+        e.send("uci");
+        e.wait_for("uciok")?;
+        Some(e)
+    }
+
+    fn send(&mut self, line: &str) {
+        let _ = writeln!(self.input, "{line}");
+        let _ = self.input.flush();
+    }
+
+    fn wait_for(&mut self, prefix: &str) -> Option<String> {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if self.output.read_line(&mut line).ok()? == 0 {
+                return None;
+            }
+            if line.starts_with(prefix) {
+                return Some(line.trim().to_string());
+            }
+        }
+    }
+
+    fn perft(&mut self, variant: &str, fen: &str, depth: u32) -> Option<(u64, Duration)> {
+        self.send(&format!("setoption name UCI_Variant value {variant}"));
+        self.send("isready");
+        self.wait_for("readyok")?;
+        self.send(&format!("position fen {fen}"));
+        self.send("isready");
+        self.wait_for("readyok")?;
+        let t = Instant::now();
+        self.send(&format!("go perft {depth}"));
+        let line = self.wait_for("Nodes searched")?;
+        let el = t.elapsed();
+        let n = line.rsplit(' ').next()?.parse().ok()?;
+        Some((n, el))
+    }
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let mut engine = Engine::start();
+    if engine.is_none() {
+        println!("Fairy-Stockfish not found: printing postal's figures only");
+    }
+    println!(
+        "{:<18} {:>5} {:>12} {:>12} {:>12} {:>7}",
+        "position", "depth", "nodes", "postal n/s", "FSF n/s", "ratio"
+    );
+    let (mut ours_total, mut theirs_total) = (0.0, 0.0);
+    for c in CASES {
+        let pos = Position::from_text(c.variant, c.fen).expect("bench position");
+        let t = Instant::now();
+        let nodes = perft(&pos, c.depth);
+        let ours = nodes as f64 / t.elapsed().as_secs_f64();
+        let theirs = engine
+            .as_mut()
+            .and_then(|e| e.perft(c.uci_variant, c.fen, c.depth));
+        match theirs {
+            Some((n, el)) => {
+                assert_eq!(
+                    n, nodes,
+                    "{}: Fairy-Stockfish counts {n}, postal {nodes}",
+                    c.name
+                );
+                let fs = n as f64 / el.as_secs_f64();
+                ours_total += ours.ln();
+                theirs_total += fs.ln();
+                println!(
+                    "{:<18} {:>5} {:>12} {:>12.0} {:>12.0} {:>7.2}",
+                    c.name,
+                    c.depth,
+                    nodes,
+                    ours,
+                    fs,
+                    ours / fs
+                );
+            }
+            None => println!(
+                "{:<18} {:>5} {:>12} {:>12.0} {:>12} {:>7}",
+                c.name, c.depth, nodes, ours, "-", "-"
+            ),
+        }
+    }
+    if theirs_total != 0.0 {
+        let n = CASES.len() as f64;
+        println!(
+            "geometric mean ratio postal / Fairy-Stockfish: {:.2}",
+            ((ours_total - theirs_total) / n).exp()
+        );
+    }
+}

@@ -1,0 +1,152 @@
+//! The command line: argument definitions (clap derive), one file a
+//! subcommand, error printing and exit codes (0 success; 1 a rule said no;
+//! 2 usage, parse or I/O error). `main.rs` only calls [`main`].
+
+pub mod man;
+pub mod moves;
+pub mod perft;
+pub mod rules;
+pub mod variants;
+
+use crate::error::{caret_snippet, Span};
+use crate::notation::movetext;
+use crate::position::Position;
+use crate::variant::Variant;
+use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Play chess variants by mail, verify published game scores, and turn
+/// game records into diagrams.
+#[derive(Parser, Debug)]
+#[command(name = "postal", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    Variants(variants::Args),
+    Rules(rules::Args),
+    Perft(perft::Args),
+    Moves(moves::Args),
+}
+
+/// A failed command: what to print and the exit code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CliError {
+    pub message: String,
+    pub code: u8,
+}
+
+impl CliError {
+    /// A rule said no (illegal move, not your turn, record unsound): exit 1.
+    pub fn rule(message: impl Into<String>) -> CliError {
+        CliError {
+            message: message.into(),
+            code: 1,
+        }
+    }
+
+    /// Bad usage or unreadable input: exit 2.
+    pub fn usage(message: impl Into<String>) -> CliError {
+        CliError {
+            message: message.into(),
+            code: 2,
+        }
+    }
+
+    /// An error in some text, shown with its line and a caret.
+    pub fn in_text(origin: &str, source: &str, span: Span, message: &str, code: u8) -> CliError {
+        CliError {
+            message: caret_snippet(origin, source, span, message),
+            code,
+        }
+    }
+
+    pub fn io(path: &str, e: std::io::Error) -> CliError {
+        CliError::usage(format!("{path}: {e}"))
+    }
+}
+
+/// Reads a variant name, listing the known ones when it is unknown.
+pub fn variant_arg(name: &str) -> Result<Variant, CliError> {
+    Variant::from_name(name).ok_or_else(|| {
+        CliError::usage(format!(
+            "unknown variant {name:?}; known variants: {}",
+            Variant::ALL.map(|v| v.name()).join(", ")
+        ))
+    })
+}
+
+/// The position a command starts from: `--position TEXT` or the variant's
+/// start, then `--moves MOVETEXT` played on it.
+pub fn start_position(
+    variant: Variant,
+    position: Option<&str>,
+    moves: Option<&str>,
+) -> Result<Position, CliError> {
+    let mut pos = match position {
+        Some(text) => Position::from_text(variant, text)
+            .map_err(|e| CliError::in_text("--position", text, e.span, &e.message, 2))?,
+        None => Position::start(variant),
+    };
+    if let Some(text) = moves {
+        match movetext::play(&pos, text) {
+            Ok(played) => {
+                if let Some((_, last)) = played.into_iter().last() {
+                    pos = last;
+                }
+            }
+            Err((span, e)) => {
+                let code = if e.span().is_some() { 2 } else { 1 };
+                return Err(CliError::in_text(
+                    "--moves",
+                    text,
+                    span,
+                    &e.to_string(),
+                    code,
+                ));
+            }
+        }
+    }
+    Ok(pos)
+}
+
+/// Runs a parsed command line, writing its output to `out`.
+pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
+    match cli.command {
+        Command::Variants(a) => variants::run(a, out),
+        Command::Rules(a) => rules::run(a, out),
+        Command::Perft(a) => perft::run(a, out),
+        Command::Moves(a) => moves::run(a, out),
+    }
+}
+
+/// Writes to the output, turning a closed pipe into a quiet exit.
+pub fn emit(out: &mut dyn Write, text: &str) -> Result<(), CliError> {
+    out.write_all(text.as_bytes())
+        .map_err(|e| CliError::io("<stdout>", e))
+}
+
+/// The program: parse, run, print the error once, map it to an exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match run(cli, &mut out) {
+        Ok(()) => {
+            let _ = out.flush();
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            let _ = out.flush();
+            if e.message.contains("Broken pipe") {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("postal: error: {}", e.message);
+            ExitCode::from(e.code)
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! `postal rules VARIANT`: the rules as implemented, with their ids.
+
+use super::{emit, variant_arg, CliError};
+use std::io::Write;
+
+/// Print the rules of a variant as this program implements them.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The variant (see `postal variants`).
+    pub variant: String,
+}
+
+pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let v = variant_arg(&args.variant)?;
+    let s = v.spec();
+    let mut text = s.rules_text.to_string();
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&format!("\nStart position: {}\n", s.start));
+    emit(out, &text)
+}
