@@ -8,6 +8,7 @@ pub mod board;
 pub mod cli;
 pub mod color;
 pub mod error;
+pub mod mail;
 pub mod movement;
 pub mod mv;
 pub mod notation;
