@@ -576,7 +576,10 @@ mod tests {
         let p = piece("h:g7");
         assert_eq!((p.from_file, p.to), (Some(8), Square::new(7, 7)));
         let p = piece("Rxd1");
-        assert_eq!((p.from_file, p.capture, p.to), (None, true, Square::new(4, 1)));
+        assert_eq!(
+            (p.from_file, p.capture, p.to),
+            (None, true, Square::new(4, 1))
+        );
         let p = piece("R:c7");
         assert_eq!((p.mover(), p.capture), (Role::Rook, true));
         let p = piece("e8=Q");

@@ -20,8 +20,10 @@
 //!
 //! The field is written only when it applies. When it is absent, a side to
 //! move with no kings against an opponent with some owes its last move, so
-//! a position text written by hand needs no field. A side may have 0 to 3
-//! kings; no king may be attacked (it would already be gone, DI-8).
+//! a position text written by hand needs no field; one where the side not
+//! to move has no kings reads as a finished game (DI-11 or DI-12). A side
+//! may have 0 to 3 kings; no king may be attacked (it would already be
+//! gone, DI-8).
 //!
 //! Check marks: there is no check (DI-7), so canonical move text carries
 //! no `+` or `#`; a `+` or `#` in a text read is accepted and ignored. What
@@ -303,8 +305,7 @@ impl Rules for Disintegration {
         }
         for i in pos.board.indices() {
             let c = pos.board.cell(i);
-            if c.is_occupied() && c.roles().contains(Role::King) && pos.is_attacked(i, !c.color())
-            {
+            if c.is_occupied() && c.roles().contains(Role::King) && pos.is_attacked(i, !c.color()) {
                 return Err(format!(
                     "the {} king on {} is attacked, so it would already have disintegrated (DI-8)",
                     c.color().name().to_lowercase(),
