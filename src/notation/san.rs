@@ -140,6 +140,9 @@ fn squares_part(input: &str) -> IResult<&str, Origin> {
         map((square, square), |(f, t)| {
             (Some(f.file), Some(f.rank), false, t)
         }),
+        // Before the file alternative, so that the `x` of `Rxd1` is read
+        // as a capture mark and not as a file letter.
+        map((separator, square), |(c, t)| (None, None, c, t)),
         map((file, opt(separator), square), |(f, c, t)| {
             (Some(f), None, c.unwrap_or(false), t)
         }),
@@ -572,6 +575,11 @@ mod tests {
         assert!(p.capture);
         let p = piece("h:g7");
         assert_eq!((p.from_file, p.to), (Some(8), Square::new(7, 7)));
+        let p = piece("Rxd1");
+        assert_eq!(
+            (p.from_file, p.capture, p.to),
+            (None, true, Square::new(4, 1))
+        );
         let p = piece("R:c7");
         assert_eq!((p.mover(), p.capture), (Role::Rook, true));
         let p = piece("e8=Q");
