@@ -29,6 +29,9 @@ pub struct Board {
     cells: Vec<Stack>,
     /// Whether the board has the prison cell, stored after the grid.
     prison: bool,
+    /// Smallest and largest file and rank of the squares on the grid,
+    /// kept up to date as squares are added (see [`Board::bounds`]).
+    bounds: (i16, i16, i16, i16),
 }
 
 impl Board {
@@ -43,6 +46,11 @@ impl Board {
             height,
             cells: vec![Stack::OFF; (width as usize) * (height as usize)],
             prison: false,
+            bounds: if files > 0 && ranks > 0 {
+                (1, 1, files, ranks)
+            } else {
+                (1, 1, 0, 0)
+            },
         };
         for r in 1..=ranks {
             for f in 1..=files {
@@ -206,18 +214,7 @@ impl Board {
     /// Smallest and largest file and rank of the squares on the grid:
     /// `(min_file, min_rank, max_file, max_rank)`.
     pub fn bounds(&self) -> (i16, i16, i16, i16) {
-        let mut b = (i16::MAX, i16::MAX, i16::MIN, i16::MIN);
-        for s in self.squares() {
-            b.0 = b.0.min(s.file);
-            b.1 = b.1.min(s.rank);
-            b.2 = b.2.max(s.file);
-            b.3 = b.3.max(s.rank);
-        }
-        if b.0 > b.2 {
-            (1, 1, 0, 0)
-        } else {
-            b
-        }
+        self.bounds
     }
 
     /// Adds an empty square to the board (BU-2), growing the array when the
@@ -233,10 +230,10 @@ impl Board {
             // Regrow generously so a board that grows one square a turn
             // re-lays its array only now and then.
             let grow = MARGIN + 4;
-            let (minf, minr, maxf, maxr) = if self.square_count() == 0 {
+            let (minf, minr, maxf, maxr) = if self.bounds.0 > self.bounds.2 {
                 (sq.file, sq.rank, sq.file, sq.rank)
             } else {
-                let b = self.bounds();
+                let b = self.bounds;
                 (
                     b.0.min(sq.file),
                     b.1.min(sq.rank),
@@ -256,6 +253,17 @@ impl Board {
         }
         let i = self.grid_index(sq).unwrap_or(0);
         self.cells[i] = Stack::EMPTY;
+        let b = self.bounds;
+        self.bounds = if b.0 > b.2 {
+            (sq.file, sq.rank, sq.file, sq.rank)
+        } else {
+            (
+                b.0.min(sq.file),
+                b.1.min(sq.rank),
+                b.2.max(sq.file),
+                b.3.max(sq.rank),
+            )
+        };
         true
     }
 

@@ -432,6 +432,7 @@ impl Position {
         let in_check = kings.iter().any(|&k| self.is_attacked(k, !us));
         let king_sqs: Vec<Square> = kings.iter().map(|&k| self.board.square(k)).collect();
         let mut scratch = self.board.clone();
+        let mut after: Vec<usize> = Vec::with_capacity(kings.len());
         moves.retain(|mv| {
             let Move::Piece(m) = mv else { return true };
             if !in_check
@@ -441,9 +442,17 @@ impl Position {
             {
                 return true;
             }
+            // The kings' squares after the move: a moving king is on `to`.
+            after.clear();
+            for (&k, &sq) in kings.iter().zip(&king_sqs) {
+                match (m.role == Role::King && sq == m.from, scratch.index(m.to)) {
+                    (true, Some(t)) => after.push(t),
+                    _ => after.push(k),
+                }
+            }
             let undo = apply_on_board(&mut scratch, us, m);
-            let safe = scratch.indices().all(|i| {
-                !scratch.cell(i).has(us, Role::King) || !attacked(&scratch, tables, i, !us)
+            let safe = after.iter().all(|&k| {
+                !scratch.cell(k).has(us, Role::King) || !attacked(&scratch, tables, k, !us)
             });
             for (i, c) in undo.into_iter().rev() {
                 scratch.set_cell(i, c);
