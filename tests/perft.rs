@@ -46,3 +46,8 @@ fn fi6_chess_perft_table() {
 fn ga_gardner_perft_table() {
     check_table(Variant::Gardner);
 }
+
+#[test]
+fn kr_kristensen_perft_table() {
+    check_table(Variant::Kristensen);
+}

@@ -394,7 +394,7 @@ impl Rules for Kristensen {
             return false;
         };
         match (role, target) {
-            (Role::Barrier, Role::King) => !own,
+            (Role::Barrier, Role::King) => false,
             (Role::Barrier, Role::Barrier) => true,
             (Role::Barrier, _) => own,
             (Role::King, Role::Barrier) => own,
