@@ -44,6 +44,432 @@ fn play_all(p: &Position, moves: &str) -> Vec<Position> {
     history
 }
 
+fn illegal_rule(p: &Position, text: &str) -> Option<&'static str> {
+    match p.parse_move(text) {
+        Err(MoveError::Illegal { rule, .. }) => rule,
+        other => panic!("{text}: expected an illegal move, got {other:?}"),
+    }
+}
+
+// ---- KR-1 board and setup ------------------------------------------------
+
+#[test]
+fn kr1_nine_by_nine_setup() {
+    let p = Position::start(Variant::Kristensen);
+    assert_eq!(p.to_text(), START);
+    assert_eq!(p.board.square_count(), 81);
+    let white = [
+        ("a2 b2 c3 d3 f3 g3 h2 i2", Role::Pawn),
+        ("e2", Role::Barrier),
+        ("b1 h1", Role::Knight),
+        ("c1 g1", Role::Bishop),
+        ("a1 i1", Role::Rook),
+        ("d1 f1", Role::Queen),
+        ("e1", Role::King),
+    ];
+    let mut count = 0;
+    for (squares, role) in white {
+        for name in squares.split(' ') {
+            let w = sq(name);
+            // Black mirrors White across the middle rank.
+            let b = Square::new(w.file, 10 - w.rank);
+            assert_eq!(p.board.piece_at(w).map(|x| (x.color, x.role)), Some((Color::White, role)));
+            assert_eq!(p.board.piece_at(b).map(|x| (x.color, x.role)), Some((Color::Black, role)));
+            count += 2;
+        }
+    }
+    assert_eq!(p.board.occupied().count(), count);
+    assert_eq!(Variant::from_name("Kristensen's Game"), Some(Variant::Kristensen));
+}
+
+#[test]
+fn kr1_every_piece_can_move_and_every_pawn_is_protected() {
+    // The page's note, taken literally, for both sides.
+    for side in ["w", "b"] {
+        let p = pos(&START.replacen(" w ", &format!(" {side} "), 1));
+        let us = p.turn;
+        let moves = p.legal_moves();
+        let mut pawns = 0;
+        for (square, stack) in p.board.occupied() {
+            if stack.color() != us {
+                continue;
+            }
+            // Every piece has a legal move.
+            assert!(
+                moves.iter().any(|m| m.from() == square),
+                "{us} piece on {square} cannot move"
+            );
+            if stack.piece().unwrap().role != Role::Pawn {
+                continue;
+            }
+            // Every pawn is protected: put an enemy knight in its place,
+            // and some piece of ours may take it at once.
+            pawns += 1;
+            let mut q = p.clone();
+            q.board.set(
+                square,
+                postal::Stack::single(postal::Piece::new(!us, Role::Knight)),
+            );
+            assert!(
+                q.legal_moves().iter().any(|m| m.to() == square),
+                "{us} pawn on {square} is not protected"
+            );
+            let i = p.board.index(square).unwrap();
+            assert!(p.is_attacked(i, us), "{square}");
+        }
+        assert_eq!(pawns, 8);
+        // A barrier pawn is never protected (KR-7): were the enemy
+        // barrier pawn to take it, nothing could take back.
+        let w = p.find(us, Role::Barrier)[0];
+        let mut q = p.clone();
+        q.board.set_cell(w, postal::Stack::single(postal::Piece::new(!us, Role::Barrier)));
+        let w = p.board.square(w);
+        assert!(!q.legal_moves().iter().any(|m| m.to() == w));
+    }
+}
+
+// ---- KR-2..KR-5 pieces -----------------------------------------------------
+
+#[test]
+fn kr2_no_castling() {
+    let text = "r3k3r/9/9/9/9/9/9/9/R3K3R w KQkq - 0 1 -";
+    assert!(Position::from_text(Variant::Kristensen, text).is_err());
+    let p = pos(&text.replace("KQkq", "-"));
+    assert!(texts(&p).iter().all(|m| !m.starts_with('O')));
+    assert!(p.parse_move("O-O").is_err());
+}
+
+#[test]
+fn kr3_rook_knight_move_gives_check() {
+    // The rook on c5 leaps to d7 like a knight, and from d7 checks the
+    // king on e9 like a knight: neither the file nor the rank.
+    let p = pos("4k4/9/9/9/2R6/9/9/9/4K4 w - - 0 1 -");
+    let all = texts(&p);
+    assert!(all.contains(&"Rd7+".to_string()), "{all:?}");
+    assert!(all.contains(&"Rc9+".to_string()));
+    let after = play(&p, "Rc5-d7");
+    assert!(after.is_check());
+    assert_eq!(after.outcome(), None);
+    // The rook's knight leaps jump over pieces.
+    let q = pos("4k4/9/9/9/9/9/PPP6/1R7/PPP1K4 w - - 0 1 -");
+    assert!(texts(&q).contains(&"Rd3".to_string()));
+}
+
+#[test]
+fn kr4_bishop_steps_straight_without_capturing() {
+    let p = pos("4k4/9/9/4n4/4B4/9/9/9/4K4 w - - 0 1 -");
+    let all = texts(&p);
+    assert!(all.contains(&"Be4".to_string()), "{all:?}");
+    assert!(!all.iter().any(|m| m.ends_with("e6")));
+    assert!(!all.iter().any(|m| m.ends_with("d5") || m.ends_with("f5")));
+    // Forward too, when the square is empty.
+    let q = pos("4k4/9/9/9/4B4/9/9/9/4K4 w - - 0 1 -");
+    assert!(texts(&q).contains(&"Be6".to_string()));
+}
+
+#[test]
+fn kr5_pawn_steps_back_without_capturing() {
+    let p = Position::start(Variant::Kristensen);
+    let all = texts(&p);
+    for m in ["c3-c2", "d3-d2", "f3-f2", "g3-g2"] {
+        assert!(all.contains(&m.to_string()), "{m}");
+    }
+    // No back step onto an occupied square, and no backward capture.
+    let q = pos("4k4/9/9/9/3p5/2n1P4/9/9/4K4 w - - 0 1 -");
+    let qm = texts(&q);
+    assert!(qm.contains(&"e4-e3".to_string()), "{qm:?}");
+    assert!(!qm.iter().any(|m| m.contains("xd3")));
+    assert!(qm.contains(&"exd5".to_string()));
+    // A pawn may step back onto its own first rank and forward again.
+    let r = pos("4k4/9/9/9/9/9/9/P8/4K4 w - - 0 1 -");
+    let r = play(&r, "a2-a1");
+    assert_eq!(r.board.piece_at(sq("a1")).unwrap().role, Role::Pawn);
+    let r = play(&r, "Kd9");
+    assert!(texts(&r).contains(&"a2".to_string()));
+    assert!(r.parse_move("a3").is_err());
+}
+
+#[test]
+fn kr5_only_wing_pawns_double_step() {
+    let p = Position::start(Variant::Kristensen);
+    let all = texts(&p);
+    for m in ["a4", "b4", "h4", "i4"] {
+        assert!(all.contains(&m.to_string()), "{m}");
+    }
+    // The centre pawns never double-step.
+    assert_eq!(illegal_rule(&p, "c3-c5"), Some("KR-5"));
+    assert_eq!(illegal_rule(&p, "d5"), Some("KR-5"));
+    let b = play(&p, "a4");
+    let all = texts(&b);
+    assert!(all.contains(&"a6".to_string()) && all.contains(&"i6".to_string()));
+    assert!(!all.contains(&"c5".to_string()));
+}
+
+#[test]
+fn kr5_pawn_that_returns_has_lost_its_double_step() {
+    let history = play_all(
+        &Position::start(Variant::Kristensen),
+        "a3 i7 a3-a2 i7-i8",
+    );
+    let p = history.last().unwrap();
+    // The placement is the start's again, but two rights are gone.
+    let start = Position::start(Variant::Kristensen);
+    assert!(p.board.same_placement(&start.board));
+    assert_ne!(p, &start);
+    assert!(p.to_text().ends_with(" w - - 0 3 b2h2i2a8b8h8"), "{}", p.to_text());
+    assert!(!rights(p).has(sq("a2")));
+    assert_eq!(illegal_rule(p, "a2-a4"), Some("KR-5"));
+    assert_eq!(illegal_rule(p, "a4"), Some("KR-5"));
+    assert!(p.parse_move("a3").is_ok());
+    let q = play(p, "b4");
+    assert_eq!(illegal_rule(&q, "i6"), Some("KR-5"));
+    assert!(q.parse_move("h6").is_ok());
+    // A right also goes with the pawn when it is taken.
+    let r = pos("4k4/9/9/9/9/9/2n6/P8/4K4 b - - 0 1 a2");
+    let r = play(&r, "Nxa2");
+    assert!(r.to_text().ends_with(" -"), "{}", r.to_text());
+}
+
+#[test]
+fn kr5_no_en_passant() {
+    let p = pos("4k4/9/9/9/9/1p7/9/P8/4K4 w - - 0 1 a2");
+    let after = play(&p, "a4");
+    assert!(after.to_text().contains(" b - - 0 1 -"), "{}", after.to_text());
+    assert!(after.parse_move("bxa3").is_err());
+    assert!(texts(&after).contains(&"b3".to_string()));
+    // An en passant square in a position text is refused.
+    assert!(Position::from_text(
+        Variant::Kristensen,
+        "4k4/9/9/9/Pp7/9/9/9/4K4 b - a3 0 1 -"
+    )
+    .is_err());
+}
+
+#[test]
+fn kr5_promotion_to_this_games_pieces() {
+    let p = pos(BARRIERS);
+    let promos: Vec<String> = texts(&p).into_iter().filter(|m| m.starts_with("c9")).collect();
+    assert_eq!(promos, vec!["c9=Q+", "c9=R+", "c9=B", "c9=N"]);
+    // The new rook leaps like a knight (KR-3): from c9 it takes on a8.
+    let q = play(&p, "c9=R");
+    let q = play(&q, "Qd9");
+    assert!(texts(&q).contains(&"Rxa8".to_string()));
+    // Black promotes on the first rank; the new bishop and rook check.
+    let c = pos(CHECKS);
+    let promos: Vec<String> = texts(&c).into_iter().filter(|m| m.starts_with("g")).collect();
+    assert!(promos.contains(&"g1=B+".to_string()) && promos.contains(&"gxf1=R+".to_string()));
+}
+
+// ---- KR-6, KR-7 barrier pawns ----------------------------------------------
+
+#[test]
+fn kr6_barrier_pawn_takes_friendly_pieces() {
+    let p = Position::start(Variant::Kristensen);
+    let all = texts(&p);
+    for m in ["Wxd1", "Wxf1", "Wxd3", "Wxf3", "We3", "Wd2", "Wf2"] {
+        assert!(all.contains(&m.to_string()), "{m} in {all:?}");
+    }
+    let after = play(&p, "Wxd3");
+    assert_eq!(
+        after.board.piece_at(sq("d3")).map(|x| (x.color, x.role)),
+        Some((Color::White, Role::Barrier))
+    );
+    assert_eq!(after.find(Color::White, Role::Pawn).len(), 7);
+    // Never its own king.
+    assert_eq!(illegal_rule(&p, "Wxe1"), Some("KR-6"));
+    assert_eq!(illegal_rule(&p, "We2-e1"), Some("KR-6"));
+}
+
+#[test]
+fn kr6_barrier_pawn_takes_only_the_enemy_barrier_pawn() {
+    let p = pos("4k4/9/9/9/3nWw3/9/9/9/4KQ3 w - - 0 1 -");
+    let all = texts(&p);
+    assert!(all.contains(&"Wxf5".to_string()), "{all:?}");
+    assert_eq!(illegal_rule(&p, "Wxd5"), Some("KR-6"));
+    let after = play(&p, "Wxf5");
+    assert_eq!(after.find(Color::Black, Role::Barrier).len(), 0);
+}
+
+#[test]
+fn kr6_barrier_pawn_does_not_promote() {
+    let p = pos("k8/4W4/9/9/9/9/9/9/4K4 w - - 0 1 -");
+    let all = texts(&p);
+    assert!(all.contains(&"We9".to_string()) && !all.iter().any(|m| m.contains('=')));
+    let after = play(&p, "We9");
+    assert_eq!(after.board.piece_at(sq("e9")).unwrap().role, Role::Barrier);
+}
+
+#[test]
+fn kr7_king_takes_its_own_barrier_pawn() {
+    let p = Position::start(Variant::Kristensen);
+    assert!(texts(&p).contains(&"Kxe2".to_string()));
+    let after = play(&p, "Kxe2");
+    assert_eq!(after.find(Color::White, Role::Barrier).len(), 0);
+    assert_eq!(
+        after.board.piece_at(sq("e2")).map(|x| (x.color, x.role)),
+        Some((Color::White, Role::King))
+    );
+    // The king takes no other friendly piece.
+    assert!(p.parse_move("Kxd1").is_err());
+}
+
+#[test]
+fn kr7_barrier_pawn_taken_only_by_the_enemy_barrier_pawn_or_its_king() {
+    // The black barrier pawn on f5: the white queen on i2 may not take it,
+    // nor may the white king beside it; the white barrier pawn may.
+    let p = pos("4k4/9/9/9/4Ww3/5K3/9/8Q/9 w - - 0 1 -");
+    assert_eq!(illegal_rule(&p, "Qxf5"), Some("KR-7"));
+    assert_eq!(illegal_rule(&p, "Kxf5"), Some("KR-7"));
+    assert!(p.parse_move("Wxf5").is_ok());
+    // Black's own king may take it.
+    let q = pos("9/9/9/9/3nWwk2/9/9/9/4K4 b - - 0 1 -");
+    assert!(q.parse_move("Kxf5").is_ok());
+    assert!(q.parse_move("Kxe5").is_err());
+}
+
+#[test]
+fn kr7_barrier_pawn_gives_no_check() {
+    // The white barrier pawn stands next to the black king: no check, and
+    // the black king may stand beside it.
+    let p = pos("4k4/4W4/9/9/9/9/9/9/4K4 b - - 0 1 -");
+    assert!(!p.is_check());
+    assert!(texts(&p).contains(&"Kd8".to_string()));
+    // A king may step next to the enemy barrier pawn, and a move of a
+    // barrier pawn next to the enemy king has no check mark.
+    let q = pos("4k4/9/4W4/9/9/9/9/9/4K4 w - - 0 1 -");
+    assert!(texts(&q).contains(&"We8".to_string()));
+}
+
+// ---- KR-8..KR-12 end of the game -------------------------------------------
+
+#[test]
+fn kr8_checkmate_wins() {
+    let p = pos("k8/1Q7/9/9/9/9/9/9/1R2K4 b - - 0 1 -");
+    let o = p.outcome().unwrap();
+    assert_eq!((o.result, o.rule), (GameResult::WhiteWins, "KR-8"));
+    assert_eq!(o.reason, "checkmate");
+    let before = pos("k8/9/9/9/9/9/9/1Q7/1R2K4 w - - 0 1 -");
+    assert!(texts(&before).contains(&"Qb8#".to_string()));
+}
+
+#[test]
+fn kr9_stalemate_loses() {
+    let p = pos("k8/2Q6/9/9/9/9/9/9/4K4 b - - 0 1 -");
+    assert!(!p.is_check());
+    let o = p.outcome().unwrap();
+    assert_eq!((o.result, o.rule), (GameResult::WhiteWins, "KR-9"));
+    let q = pos("9/9/9/9/9/9/9/2q6/K3k4 w - - 0 1 -");
+    assert_eq!(q.outcome().unwrap().result, GameResult::BlackWins);
+    assert!(q.play(&Move::Piece(postal::PieceMove::new(Role::King, sq("a1"), sq("a2")))).is_err());
+}
+
+#[test]
+fn kr10_perpetual_check_loses_for_the_checker() {
+    // The rook checks from h7 and g7 like a knight; the black king goes
+    // back and forth between i9 and h9.
+    let start = pos("8k/7pp/6R2/9/9/9/9/9/K8 w - - 0 1 -");
+    let history = play_all(&start, "Rh7 Kh9 Rg7 Ki9 Rh7 Kh9 Rg7");
+    for (i, p) in history.iter().enumerate().skip(1) {
+        // Every white move checks; no black move does.
+        assert_eq!(p.is_check(), i % 2 == 1, "ply {i}");
+        assert_eq!(perpetual_check(&history[..=i]), None, "ply {i}");
+    }
+    let rules = Variant::Kristensen.rules();
+    let mut history = history;
+    history.push(play(history.last().unwrap(), "Ki9"));
+    // The start position occurs for the third time: White loses at once.
+    let o = rules.history_outcome(&history).unwrap();
+    assert_eq!((o.result, o.rule), (GameResult::BlackWins, "KR-10"));
+    assert!(o.reason.contains("White"), "{}", o.reason);
+    assert_eq!(perpetual_check(&history), Some(o));
+}
+
+#[test]
+fn kr10_ordinary_repetition_is_no_loss() {
+    // Neither side checks: a repetition, claimable as a draw, not an end.
+    let start = pos("8k/7pp/9/9/9/9/9/9/K8 w - - 0 1 -");
+    let history = play_all(&start, "Ka2 Kh9 Ka1 Ki9 Ka2 Kh9 Ka1 Ki9");
+    assert!(history.last().unwrap().board.same_placement(&start.board));
+    assert_eq!(Variant::Kristensen.rules().history_outcome(&history), None);
+    // White checks, but also makes a quiet move inside the cycle.
+    let start = pos("8k/7pp/6R2/9/9/9/9/9/K8 w - - 0 1 -");
+    let history = play_all(&start, "Rh7 Kh9 Rg7 Ki9 Ka2 h7 Ka1 h7-h8 Rh7 Kh9 Rg7 Ki9");
+    let last = history.last().unwrap();
+    assert!(last.board.same_placement(&start.board));
+    assert_eq!(perpetual_check(&history), None);
+    // The default of the other variants decides nothing.
+    assert_eq!(Variant::Chess.rules().history_outcome(&history), None);
+}
+
+#[test]
+fn kr11_resigning_is_refused() {
+    let e = Variant::Kristensen.rules().may_resign().unwrap_err();
+    assert!(e.contains("KR-11") && e.contains("forbidden"), "{e}");
+    assert!(Variant::Chess.rules().may_resign().is_ok());
+}
+
+#[test]
+fn kr12_fifty_move_count() {
+    let p = pos(BARRIERS);
+    assert_eq!(p.halfmove, 4);
+    assert_eq!(play(&p, "Wg7").halfmove, 0, "barrier pawn move");
+    assert_eq!(play(&p, "c8-c7").halfmove, 0, "pawn back step");
+    assert_eq!(play(&p, "Qxg8").halfmove, 0, "capture");
+    assert_eq!(play(&p, "Kg2").halfmove, 5, "king move");
+    let c = pos(CHECKS);
+    assert_eq!(play(&c, "Wxi8").halfmove, 0, "capture of a friendly piece");
+    assert_eq!(play(&c, "Bg6").halfmove, 4);
+}
+
+// ---- notation and position text --------------------------------------------
+
+#[test]
+fn notation_forms() {
+    let p = Position::start(Variant::Kristensen);
+    // Long forms and the capture mark of a friendly capture are accepted.
+    for (text, canonical) in [
+        ("We2-e3", "We3"),
+        ("We2xd3", "Wxd3"),
+        ("Wd3", "Wxd3"),
+        ("Ke1-e2", "Kxe2"),
+        ("c2", "c3-c2"),
+        ("Ra1-b3", "Rb3"),
+        ("Bc1-c2", "Bc2"),
+    ] {
+        let m = p.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(p.move_text(&m), canonical, "{text}");
+    }
+    // A forward step another pawn could also make is written in full.
+    let q = pos("4k4/9/9/9/4P4/9/4P4/9/4K4 w - - 0 1 -");
+    let all = texts(&q);
+    assert!(all.contains(&"e3-e4".to_string()) && all.contains(&"e5-e4".to_string()));
+    let r = pos("4k4/9/9/9/9/4P4/9/4P4/4K4 w - - 0 1 -");
+    let all = texts(&r);
+    assert!(all.contains(&"e2-e3".to_string()) && all.contains(&"e4-e3".to_string()));
+    assert!(matches!(r.parse_move("e3"), Err(MoveError::Ambiguous { .. })));
+    // Without a rival, the forward step is plain SAN.
+    assert!(all.contains(&"e5".to_string()));
+}
+
+#[test]
+fn moves_and_texts_round_trip() {
+    // Every legal move of the perft positions and of their children
+    // prints and reads back to the same move; every position text reads
+    // back to the same position.
+    for text in [START, BARRIERS, CHECKS] {
+        let p = pos(text);
+        let mut nodes = vec![p.clone()];
+        nodes.extend(p.legal_moves().iter().map(|m| p.play_unchecked(m)));
+        for n in &nodes {
+            assert_eq!(&pos(&n.to_text()), n, "{}", n.to_text());
+            for m in n.legal_moves() {
+                let t = n.move_text(&m);
+                assert_eq!(n.parse_move(&t).as_ref(), Ok(&m), "{t} in {}", n.to_text());
+            }
+        }
+    }
+}
+
 // ---- the slow, independent counter --------------------------------------
 //
 // A 9x9 array of pieces, its own reader of the position text, and moves

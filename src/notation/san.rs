@@ -140,6 +140,8 @@ fn squares_part(input: &str) -> IResult<&str, Origin> {
         map((square, square), |(f, t)| {
             (Some(f.file), Some(f.rank), false, t)
         }),
+        // `Nxe5`: the capture mark, not a move from file `x`.
+        map((separator, square), |(c, t)| (None, None, c, t)),
         map((file, opt(separator), square), |(f, c, t)| {
             (Some(f), None, c.unwrap_or(false), t)
         }),
@@ -626,6 +628,16 @@ mod tests {
         assert_eq!(m.glyph, Some("??"));
         let m = parse_text("Nb1-c3 @f3+!?").unwrap();
         assert_eq!((m.check, m.glyph), (Some(CheckMark::Check), Some("!?")));
+    }
+
+    #[test]
+    fn capture_mark_before_the_square() {
+        let p = piece("Nxe5");
+        assert_eq!((p.from_file, p.capture), (None, true));
+        let p = piece("Qxg8");
+        assert_eq!((p.mover(), p.to), (Role::Queen, Square::new(7, 8)));
+        let p = piece("exd5");
+        assert_eq!((p.from_file, p.capture), (Some(5), true));
     }
 
     #[test]

@@ -323,7 +323,6 @@ fn explain(pos: &Position, t: &PieceText) -> Option<MoveError> {
         && target.is_none()
         && t.from_file.is_none_or(|f| f == t.to.file)
         && t.from_rank.is_none_or(|r| r == from_rank)
-        && (t.from_file.is_some() || t.from_rank.is_some())
     {
         let from = Square::new(t.to.file, from_rank);
         if pos.board.piece_at(from) == Some(crate::piece::Piece::new(us, Role::Pawn))
