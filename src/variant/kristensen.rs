@@ -85,7 +85,7 @@ pub const PROMOTION: &[Role] = &[Role::Queen, Role::Rook, Role::Bishop, Role::Kn
 pub static SPEC: Spec = Spec {
     name: "kristensen",
     title: "Kristensen's Game",
-    aliases: &["kristensen's game", "kristensens game"],
+    aliases: &[],
     summary: "9x9 chess with knight-rooks, stepping bishops, back-stepping pawns and barrier pawns",
     files: 9,
     ranks: 9,
@@ -132,10 +132,7 @@ impl State {
     pub const NONE: State = State { rights: 0 };
 
     fn bit(sq: Square) -> Option<u8> {
-        WING_SQUARES
-            .iter()
-            .position(|&w| w == sq)
-            .map(|i| 1 << i)
+        WING_SQUARES.iter().position(|&w| w == sq).map(|i| 1 << i)
     }
 
     /// Does the pawn on `sq` still have its double step?
@@ -461,7 +458,10 @@ impl Rules for Kristensen {
 
     fn read_extra_fields(&self, pos: &mut Position, fields: &[&str]) -> Result<(), String> {
         if pos.ep.is_some() {
-            return Err("Kristensen's Game has no en passant (KR-5): the en passant field must be '-'".into());
+            return Err(
+                "Kristensen's Game has no en passant (KR-5): the en passant field must be '-'"
+                    .into(),
+            );
         }
         let state = match fields {
             [] => {
@@ -567,5 +567,31 @@ mod tests {
         assert_eq!(perpetual_check(&[]), None);
         let p = Position::start(Variant::Kristensen);
         assert_eq!(perpetual_check(&[p.clone(), p]), None);
+    }
+
+    #[test]
+    fn kr10_both_players_checking_is_an_ordinary_repetition() {
+        // A cycle of four positions, each with the side to move in check
+        // (the rules of the cycle's moves do not matter to the count).
+        let a = pos("4k4/9/9/9/4r4/9/R8/9/4K4 w - - 0 1 -");
+        let b = pos("4k4/9/9/9/r8/9/9/4R4/4K4 b - - 0 1 -");
+        let c = pos("4k4/9/9/9/4r4/9/1R7/9/4K4 w - - 0 1 -");
+        let d = pos("4k4/9/9/9/1r7/9/9/4R4/4K4 b - - 0 1 -");
+        assert!([&a, &b, &c, &d].iter().all(|p| p.is_check()));
+        let cycle = [a.clone(), b, c, d];
+        let mut history: Vec<Position> = cycle.iter().chain(&cycle).cloned().collect();
+        history.push(a.clone());
+        assert_eq!(perpetual_check(&history), None);
+        // With White's checks replaced by quiet positions, Black alone
+        // checked on every move and loses.
+        let quiet_b = pos("4k4/9/9/9/r8/9/9/9/4K4 b - - 0 1 -");
+        let quiet_d = pos("4k4/9/9/9/1r7/9/9/9/4K4 b - - 0 1 -");
+        assert!(!quiet_b.is_check() && !quiet_d.is_check());
+        let cycle = [a.clone(), quiet_b, cycle[2].clone(), quiet_d];
+        let mut history: Vec<Position> = cycle.iter().chain(&cycle).cloned().collect();
+        history.push(a);
+        let o = perpetual_check(&history).unwrap();
+        assert_eq!((o.result, o.rule), (GameResult::WhiteWins, "KR-10"));
+        assert!(o.reason.contains("Black"), "{}", o.reason);
     }
 }
