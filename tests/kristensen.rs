@@ -88,6 +88,8 @@ fn kr1_nine_by_nine_setup() {
         Variant::from_name("Kristensen's Game"),
         Some(Variant::Kristensen)
     );
+    let rules_text = Variant::Kristensen.spec().rules_text;
+    assert!(rules_text.contains("KR-12") && rules_text.contains("a2b2h2i2a8b8h8i8"));
 }
 
 #[test]

@@ -101,7 +101,17 @@ pub static SPEC: Spec = Spec {
     castling: false,
     board_grows: false,
     stacks: false,
-    rules_text: include_str!("../../doc/rules/kristensen.md"),
+    rules_text: concat!(
+        include_str!("../../doc/rules/kristensen.md"),
+        "\n## As implemented\n\n",
+        "- Position text: the FEN fields (castling and en passant always `-`), then\n",
+        "  the double-step rights: the start squares of the wing pawns that have not\n",
+        "  moved, e.g. `a2b2h2i2a8b8h8i8` at the start, `-` when none is left.\n",
+        "- Moves are written in SAN with `x` for every capture, a friendly piece's\n",
+        "  included (`Wxd3`, `Kxe2`); a pawn's back step in long form (`c3-c2`).\n",
+        "- KR-10 is applied after every move from the game's history; KR-11\n",
+        "  refuses `postal resign` with its reason.\n",
+    ),
 };
 
 /// The start squares of the wing pawns (KR-5), in the order of the
