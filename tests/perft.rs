@@ -51,3 +51,8 @@ fn ga_gardner_perft_table() {
 fn di_disintegration_perft_table() {
     check_table(Variant::Disintegration);
 }
+
+#[test]
+fn kr_kristensen_perft_table() {
+    check_table(Variant::Kristensen);
+}

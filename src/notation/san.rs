@@ -637,6 +637,16 @@ mod tests {
     }
 
     #[test]
+    fn capture_mark_before_the_square() {
+        let p = piece("Nxe5");
+        assert_eq!((p.from_file, p.capture), (None, true));
+        let p = piece("Qxg8");
+        assert_eq!((p.mover(), p.to), (Role::Queen, Square::new(7, 8)));
+        let p = piece("exd5");
+        assert_eq!((p.from_file, p.capture), (Some(5), true));
+    }
+
+    #[test]
     fn syntax_errors_have_spans() {
         let e = parse_text("Nf3zz").unwrap_err();
         assert_eq!(e.span, Span::new(3, 5));

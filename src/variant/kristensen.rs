@@ -1,32 +1,350 @@
-//! Kristensen's Game (`kristensen`). Placeholder registration: the rules are written in this
-//! module's own change.
+//! Kristensen's Game (`kristensen`), rules/kristensen.md KR-1..KR-12: FIDE
+//! chess on 9x9 with a rook that also leaps like a knight (KR-3), a bishop
+//! that also steps straight forward or back without capturing (KR-4), pawns
+//! that also step back and of which only the unmoved wing pawns double-step
+//! (KR-5), and a barrier pawn `W` that steps like a king, captures only
+//! friendly pieces and the enemy barrier pawn, and is captured only by the
+//! enemy barrier pawn or its own king (KR-6, KR-7). Stalemate loses (KR-9),
+//! perpetual check loses for the checker (KR-10, decided from the history
+//! by [`perpetual_check`]), and resigning is refused (KR-11).
+//!
+//! Movement is data ([`PIECES`]); the capture restrictions are
+//! [`Rules::may_capture`], the double-step rights are [`State`].
+//!
+//! Position text: the FEN fields (castling always `-`, en passant always
+//! `-`: KR-2, KR-5), then one extra field, the double-step rights: the
+//! start squares of the wing pawns that have not yet moved, in the order
+//! a2 b2 h2 i2 a8 b8 h8 i8, written together (`a2b2h2i2a8b8h8i8` at the
+//! start, `-` when none is left), as FEN writes castling rights. Each square
+//! named must hold a pawn of its side. When the field is missing, every
+//! wing pawn on its start square is taken to have the right.
+//!
+//! Notation: SAN, with `W` for the barrier pawn (`We3`, `Wxd5`) and `x` for
+//! every capture, a friendly piece's included (`Wxd1`, `Kxe2`). A pawn's
+//! back step is written in long form (`e4-e3`), and so is a forward step
+//! when another pawn could reach the same square.
 
-use super::chess::{FIDE_PIECES, FIDE_PROMOTION};
-use super::{Rules, Spec, Variant};
-use crate::position::Position;
+use super::{PieceSpec, Rules, Spec, Variant};
+use crate::color::Color;
+use crate::error::MoveError;
+use crate::mv::{Move, MoveKind};
+use crate::notation::san::{resolve_in_list, write_long, write_san, MoveText, PieceText};
+use crate::piece::Role;
+use crate::position::{Effects, GameResult, Outcome, Position};
+use crate::square::Square;
+use crate::variant::Extra;
+
+/// Piece movement (KR-2..KR-6). The barrier pawn's captures never attack
+/// a king (KR-7), so it gives no check.
+pub const PIECES: &[PieceSpec] = &[
+    PieceSpec {
+        role: Role::King,
+        betza: "K",
+        gives_check: true,
+    },
+    PieceSpec {
+        role: Role::Queen,
+        betza: "Q",
+        gives_check: true,
+    },
+    // KR-3: rook plus knight, both capturing.
+    PieceSpec {
+        role: Role::Rook,
+        betza: "RN",
+        gives_check: true,
+    },
+    // KR-4: bishop plus a non-capturing step straight forward or back.
+    PieceSpec {
+        role: Role::Bishop,
+        betza: "BmvW",
+        gives_check: true,
+    },
+    PieceSpec {
+        role: Role::Knight,
+        betza: "N",
+        gives_check: true,
+    },
+    // KR-5: FIDE pawn plus a non-capturing step straight back; the double
+    // step is `may_double_step`, from the rights in `State`.
+    PieceSpec {
+        role: Role::Pawn,
+        betza: "mfWcfFmbW",
+        gives_check: true,
+    },
+    // KR-6: steps like a king; whom it may take is `may_capture`.
+    PieceSpec {
+        role: Role::Barrier,
+        betza: "K",
+        gives_check: false,
+    },
+];
+
+/// KR-5: promotion to this game's queen, rook, bishop or knight.
+pub const PROMOTION: &[Role] = &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
 pub static SPEC: Spec = Spec {
     name: "kristensen",
     title: "Kristensen's Game",
     aliases: &[],
-    summary: "Kristensen's Game",
+    summary: "9x9 chess with knight-rooks, stepping bishops, back-stepping pawns and barrier pawns",
     files: 9,
     ranks: 9,
-    start: "rnbqkqbnr/pp2w2pp/2pp1pp2/9/9/9/2PP1PP2/PP2W2PP/RNBQKQBNR w - - 0 1",
-    pieces: FIDE_PIECES,
-    promotion: FIDE_PROMOTION,
+    // KR-1
+    start: "rnbqkqbnr/pp2w2pp/2pp1pp2/9/9/9/2PP1PP2/PP2W2PP/RNBQKQBNR w - - 0 1 a2b2h2i2a8b8h8i8",
+    pieces: PIECES,
+    promotion: PROMOTION,
     promotion_ranks: None,
-    double_step_ranks: &[],
+    // KR-5: double steps start on the second rank, but only for the wing
+    // pawns that still have the right (`may_double_step` decides).
+    double_step_ranks: &[2],
     en_passant: false,
     castling: false,
     board_grows: false,
     stacks: false,
-    rules_text: include_str!("../../doc/rules/kristensen.md"),
+    rules_text: concat!(
+        include_str!("../../doc/rules/kristensen.md"),
+        "\n## As implemented\n\n",
+        "- Position text: the FEN fields (castling and en passant always `-`), then\n",
+        "  the double-step rights: the start squares of the wing pawns that have not\n",
+        "  moved, e.g. `a2b2h2i2a8b8h8i8` at the start, `-` when none is left.\n",
+        "- Moves are written in SAN with `x` for every capture, a friendly piece's\n",
+        "  included (`Wxd3`, `Kxe2`); a pawn's back step in long form (`c3-c2`).\n",
+        "- KR-10 is applied after every move from the game's history; KR-11\n",
+        "  refuses `postal resign` with its reason.\n",
+    ),
 };
 
-/// Variant state kept in the position.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct State;
+/// The start squares of the wing pawns (KR-5), in the order of the
+/// position text's rights field; bit `i` of [`State`] is `WING_SQUARES[i]`.
+pub const WING_SQUARES: [Square; 8] = [
+    Square::new(1, 2),
+    Square::new(2, 2),
+    Square::new(8, 2),
+    Square::new(9, 2),
+    Square::new(1, 8),
+    Square::new(2, 8),
+    Square::new(8, 8),
+    Square::new(9, 8),
+];
+
+/// Variant state kept in the position: which wing pawns may still make
+/// their double step (KR-5). A right belongs to the pawn on its start
+/// square and is lost for good once that square is left or taken, so a
+/// pawn that moves and comes back no longer has it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct State {
+    rights: u8,
+}
+
+impl State {
+    /// Every wing pawn still has its double step (the start).
+    pub const ALL: State = State { rights: 0xff };
+    pub const NONE: State = State { rights: 0 };
+
+    fn bit(sq: Square) -> Option<u8> {
+        WING_SQUARES.iter().position(|&w| w == sq).map(|i| 1 << i)
+    }
+
+    /// Does the pawn on `sq` still have its double step?
+    pub fn has(self, sq: Square) -> bool {
+        State::bit(sq).is_some_and(|b| self.rights & b != 0)
+    }
+
+    /// Removes the right of the pawn on `sq`, if it had one.
+    pub fn clear(&mut self, sq: Square) {
+        if let Some(b) = State::bit(sq) {
+            self.rights &= !b;
+        }
+    }
+
+    /// Grants the right of the pawn on `sq` (a wing start square).
+    pub fn grant(&mut self, sq: Square) -> bool {
+        match State::bit(sq) {
+            Some(b) => {
+                self.rights |= b;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The squares whose pawns have the right, in [`WING_SQUARES`] order.
+    pub fn squares(self) -> impl Iterator<Item = Square> {
+        WING_SQUARES.into_iter().filter(move |&s| self.has(s))
+    }
+}
+
+/// The double-step rights of a position (none when it holds other state).
+pub fn rights(pos: &Position) -> State {
+    match &pos.extra {
+        Extra::Kristensen(s) => *s,
+        _ => State::NONE,
+    }
+}
+
+/// Which side a wing start square belongs to.
+fn wing_color(sq: Square) -> Color {
+    if sq.rank <= 2 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+/// The rights field of the position text.
+fn write_rights(state: State) -> String {
+    let text: String = state.squares().map(|s| s.to_string()).collect();
+    if text.is_empty() {
+        "-".to_string()
+    } else {
+        text
+    }
+}
+
+/// Reads the rights field against the board: each square must be a wing
+/// start square holding a pawn of its side.
+fn read_rights(pos: &Position, text: &str) -> Result<State, String> {
+    let mut state = State::NONE;
+    if text == "-" {
+        return Ok(state);
+    }
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (r, sq) = crate::notation::square::square(rest).map_err(|_| {
+            format!("expected the double-step rights (KR-5): squares such as a2b2h8 or '-', found {rest:?}")
+        })?;
+        rest = r;
+        if !state.grant(sq) {
+            return Err(format!(
+                "{sq} is not a wing pawn's start square (a2 b2 h2 i2 a8 b8 h8 i8); only wing pawns double-step (KR-5)"
+            ));
+        }
+        let color = wing_color(sq);
+        if !pos
+            .board
+            .get(sq)
+            .is_some_and(|c| c.piece() == Some(crate::piece::Piece::new(color, Role::Pawn)))
+        {
+            return Err(format!(
+                "the double-step right on {sq} needs a {} pawn there (KR-5)",
+                color.name().to_lowercase()
+            ));
+        }
+    }
+    Ok(state)
+}
+
+/// KR-10: perpetual check loses for the checking player. `history` holds
+/// the positions from the game's start, one per ply, the current one last.
+/// When the current position occurs for the third time (same placement,
+/// side to move and double-step rights) and every move one player made
+/// since its first occurrence gave check while the other player's did not
+/// all give check, the checking player loses. Otherwise (fewer than three
+/// occurrences, both players always checking, or neither) it decides
+/// nothing: an ordinary repetition is a draw claim, as in FIDE.
+pub fn perpetual_check(history: &[Position]) -> Option<Outcome> {
+    let last = history.last()?;
+    let same = |p: &Position| {
+        p.turn == last.turn
+            && p.extra == last.extra
+            && p.castling == last.castling
+            && p.ep == last.ep
+            && p.board.same_placement(&last.board)
+    };
+    let occurrences: Vec<usize> = (0..history.len()).filter(|&i| same(&history[i])).collect();
+    if occurrences.len() < 3 {
+        return None;
+    }
+    let first = occurrences[0];
+    // Per side: made a move in the window, and every such move gave check.
+    let mut moved = [false; 2];
+    let mut always_checked = [true; 2];
+    for k in first + 1..history.len() {
+        let mover = history[k - 1].turn;
+        moved[mover.index()] = true;
+        if !Kristensen.in_check(&history[k]) {
+            always_checked[mover.index()] = false;
+        }
+    }
+    let checker = |c: Color| moved[c.index()] && always_checked[c.index()];
+    let loser = match (checker(Color::White), checker(Color::Black)) {
+        (true, false) => Color::White,
+        (false, true) => Color::Black,
+        _ => return None,
+    };
+    Some(Outcome::new(
+        GameResult::win_for(!loser),
+        format!("perpetual check by {loser}"),
+        "KR-10",
+    ))
+}
+
+/// Why no legal move matches a move text, for the cases this game's rules
+/// decide (KR-5..KR-7); `None` leaves the general explanation.
+fn explain(pos: &Position, t: &PieceText) -> Option<MoveError> {
+    let us = pos.turn;
+    let mover = t.mover();
+    let target = pos.board.get(t.to)?.piece();
+    if let Some(p) = target {
+        let own = p.color == us;
+        match (mover, own, p.role) {
+            (Role::Barrier, true, Role::King) => {
+                return Some(MoveError::illegal_by(
+                    "KR-6",
+                    "a barrier pawn may not take its own king",
+                ))
+            }
+            (Role::Barrier, false, r) if r != Role::Barrier => {
+                return Some(MoveError::illegal_by(
+                    "KR-6",
+                    format!(
+                        "a barrier pawn takes only friendly pieces and the enemy barrier pawn, not the {p} on {}",
+                        t.to
+                    ),
+                ))
+            }
+            (m, false, Role::Barrier) if m != Role::Barrier => {
+                return Some(MoveError::illegal_by(
+                    "KR-7",
+                    "a barrier pawn can be taken only by the enemy barrier pawn or by its own king",
+                ))
+            }
+            (m, true, r) if m != Role::Barrier && !(m == Role::King && r == Role::Barrier) => {
+                return Some(MoveError::illegal_by(
+                    "KR-6",
+                    format!(
+                        "only the barrier pawn may take a friendly piece (and the king its own barrier pawn); {} is {}'s own {}",
+                        t.to,
+                        us,
+                        p.role.name()
+                    ),
+                ))
+            }
+            _ => {}
+        }
+    }
+    // A double step by a pawn without the right.
+    let fwd = us.forward();
+    let from_rank = t.to.rank - 2 * fwd;
+    if mover == Role::Pawn
+        && target.is_none()
+        && t.from_file.is_none_or(|f| f == t.to.file)
+        && t.from_rank.is_none_or(|r| r == from_rank)
+    {
+        let from = Square::new(t.to.file, from_rank);
+        if pos.board.piece_at(from) == Some(crate::piece::Piece::new(us, Role::Pawn))
+            && !rights(pos).has(from)
+        {
+            return Some(MoveError::illegal_by(
+                "KR-5",
+                format!(
+                    "the pawn on {from} may not step two squares: only a wing pawn that has not yet moved may"
+                ),
+            ));
+        }
+    }
+    None
+}
 
 pub struct Kristensen;
 
@@ -39,7 +357,251 @@ impl Rules for Kristensen {
         Variant::Kristensen
     }
 
-    fn validate(&self, _pos: &Position) -> Result<(), String> {
+    /// FIDE's checks (one king each, the side not to move not in check),
+    /// and no pawn on its promotion rank.
+    fn validate(&self, pos: &Position) -> Result<(), String> {
+        for color in Color::ALL {
+            let kings = pos.find(color, Role::King).len();
+            if kings != 1 {
+                return Err(format!(
+                    "{color} has {kings} kings; Kristensen's Game needs exactly one"
+                ));
+            }
+            let last = pos.promotion_rank(color);
+            if let Some(&i) = pos
+                .find(color, Role::Pawn)
+                .iter()
+                .find(|&&i| pos.board.square(i).rank == last)
+            {
+                return Err(format!(
+                    "a {} pawn stands on {}, its promotion rank (KR-5)",
+                    color.name().to_lowercase(),
+                    pos.board.square(i)
+                ));
+            }
+        }
+        if pos.king_attacked(!pos.turn) {
+            return Err(format!(
+                "{} is in check but it is {}'s move",
+                !pos.turn, pos.turn
+            ));
+        }
         Ok(())
+    }
+
+    /// KR-6, KR-7: the barrier pawn takes friendly pieces other than the
+    /// king, and the enemy barrier pawn; a barrier pawn is taken only by
+    /// the enemy barrier pawn or its own king; no other piece takes a
+    /// friendly piece.
+    fn may_capture(&self, pos: &Position, role: Role, _from: usize, to: usize) -> bool {
+        let cell = pos.board.cell(to);
+        let own = cell.color() == pos.turn;
+        let Some(target) = cell.roles().single() else {
+            return false;
+        };
+        match (role, target) {
+            (Role::Barrier, Role::King) => false,
+            (Role::Barrier, Role::Barrier) => true,
+            (Role::Barrier, _) => own,
+            (Role::King, Role::Barrier) => own,
+            (_, Role::Barrier) => false,
+            _ => !own,
+        }
+    }
+
+    /// KR-5: only a wing pawn that has not moved (its right still in the
+    /// position's [`State`]) double-steps.
+    fn may_double_step(&self, pos: &Position, from: Square) -> bool {
+        rights(pos).has(from)
+    }
+
+    /// FIDE's move, then: no en passant square (KR-5), the fifty-move
+    /// count reset by barrier-pawn moves too (KR-12), and the double-step
+    /// right lost by a pawn that leaves its square or is taken (KR-5).
+    fn apply(&self, pos: &mut Position, mv: &Move) -> Effects {
+        let Move::Piece(m) = mv else {
+            return Effects::default();
+        };
+        let effects = pos.apply_piece_move(m);
+        pos.ep = None;
+        if m.role == Role::Barrier {
+            pos.halfmove = 0;
+        }
+        let mut state = rights(pos);
+        state.clear(m.from);
+        state.clear(m.to);
+        pos.extra = Extra::Kristensen(state);
+        effects
+    }
+
+    /// KR-8 checkmate wins, KR-9 stalemate loses for the stalemated side;
+    /// FIDE's seventy-five-move rule stands.
+    fn outcome(&self, pos: &Position) -> Option<Outcome> {
+        if !self.has_legal_move(pos) {
+            let winner = !pos.turn;
+            return Some(if self.in_check(pos) {
+                Outcome::new(GameResult::win_for(winner), "checkmate", "KR-8")
+            } else {
+                Outcome::new(
+                    GameResult::win_for(winner),
+                    format!("stalemate: {} cannot move and loses", pos.turn),
+                    "KR-9",
+                )
+            });
+        }
+        pos.fide_outcome(true, false)
+    }
+
+    /// KR-10.
+    fn history_outcome(&self, history: &[Position]) -> Option<Outcome> {
+        perpetual_check(history)
+    }
+
+    /// KR-11.
+    fn may_resign(&self) -> Result<(), String> {
+        Err("resigning is forbidden in Kristensen's Game (KR-11): play on, or agree a draw".into())
+    }
+
+    fn extra_fields(&self, pos: &Position) -> Vec<String> {
+        vec![write_rights(rights(pos))]
+    }
+
+    fn read_extra_fields(&self, pos: &mut Position, fields: &[&str]) -> Result<(), String> {
+        if pos.ep.is_some() {
+            return Err(
+                "Kristensen's Game has no en passant (KR-5): the en passant field must be '-'"
+                    .into(),
+            );
+        }
+        let state = match fields {
+            [] => {
+                // No rights field: every wing pawn on its start square.
+                let mut s = State::NONE;
+                for sq in WING_SQUARES {
+                    if pos.board.piece_at(sq)
+                        == Some(crate::piece::Piece::new(wing_color(sq), Role::Pawn))
+                    {
+                        s.grant(sq);
+                    }
+                }
+                s
+            }
+            [f] => read_rights(pos, f)?,
+            [_, extra, ..] => return Err(format!("unexpected field {extra:?}")),
+        };
+        pos.extra = Extra::Kristensen(state);
+        Ok(())
+    }
+
+    fn resolve(&self, pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
+        match resolve_in_list(pos, text, &self.legal_moves(pos)) {
+            Err(MoveError::Illegal { reason, rule }) => match text {
+                MoveText::Piece(t) => {
+                    Err(explain(pos, t).unwrap_or(MoveError::Illegal { reason, rule }))
+                }
+                _ => Err(MoveError::Illegal { reason, rule }),
+            },
+            other => other,
+        }
+    }
+
+    /// SAN, with `x` for captures of friendly pieces too, and pawn steps in
+    /// long form where the short one would mislead or be ambiguous: every
+    /// back step, and a forward step another pawn could also make.
+    fn write_move(&self, pos: &Position, mv: &Move) -> String {
+        let legal = self.legal_moves(pos);
+        let Move::Piece(m) = mv else {
+            return write_san(pos, mv, &legal);
+        };
+        let target = pos.board.get(m.to).filter(|c| c.is_occupied());
+        if m.role == Role::Pawn && target.is_none() {
+            let back = m.to.rank - m.from.rank == -pos.turn.forward();
+            let rival = legal
+                .iter()
+                .filter_map(|x| x.piece())
+                .any(|x| x.role == Role::Pawn && x.to == m.to && x.from != m.from);
+            if back || rival {
+                return write_long(pos, mv);
+            }
+        }
+        let mut s = write_san(pos, mv, &legal);
+        if target.is_some_and(|c| c.color() == pos.turn) && m.kind == MoveKind::Normal {
+            // A friendly capture (KR-6, KR-7): SAN's `x` before the square.
+            let to = m.to.to_string();
+            if let Some(at) = s.rfind(&to) {
+                s.insert(at, 'x');
+            }
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(text: &str) -> Position {
+        Position::from_text(Variant::Kristensen, text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    #[test]
+    fn kr1_start_text_round_trip() {
+        let p = Position::start(Variant::Kristensen);
+        assert_eq!(p.to_text(), SPEC.start);
+        assert_eq!(rights(&p), State::ALL);
+    }
+
+    #[test]
+    fn kr5_rights_field_is_checked() {
+        let base = "rnbqkqbnr/pp2w2pp/2pp1pp2/9/9/9/2PP1PP2/PP2W2PP/RNBQKQBNR w - - 0 1";
+        assert_eq!(rights(&pos(base)), State::ALL);
+        assert_eq!(rights(&pos(&format!("{base} -"))), State::NONE);
+        let p = pos(&format!("{base} i8b2"));
+        assert_eq!(p.to_text(), format!("{base} b2i8"));
+        assert!(Position::from_text(Variant::Kristensen, &format!("{base} c3")).is_err());
+        assert!(Position::from_text(Variant::Kristensen, &format!("{base} a2 x")).is_err());
+        let moved = "rnbqkqbnr/pp2w2pp/2pp1pp2/9/9/P8/2PP1PP2/1P2W2PP/RNBQKQBNR w - - 0 1";
+        assert!(Position::from_text(Variant::Kristensen, &format!("{moved} a2")).is_err());
+        assert!(!rights(&pos(moved)).has(Square::new(1, 2)));
+    }
+
+    #[test]
+    fn kr7_barrier_pawn_gives_no_check() {
+        // The white barrier pawn on e8 stands next to the black king.
+        let p = pos("4k4/4W4/9/9/9/9/9/9/4K4 b - - 0 1 -");
+        assert!(!p.is_check());
+    }
+
+    #[test]
+    fn kr10_needs_three_occurrences() {
+        assert_eq!(perpetual_check(&[]), None);
+        let p = Position::start(Variant::Kristensen);
+        assert_eq!(perpetual_check(&[p.clone(), p]), None);
+    }
+
+    #[test]
+    fn kr10_both_players_checking_is_an_ordinary_repetition() {
+        // A cycle of four positions, each with the side to move in check
+        // (the rules of the cycle's moves do not matter to the count).
+        let a = pos("4k4/9/9/9/4r4/9/R8/9/4K4 w - - 0 1 -");
+        let b = pos("4k4/9/9/9/r8/9/9/4R4/4K4 b - - 0 1 -");
+        let c = pos("4k4/9/9/9/4r4/9/1R7/9/4K4 w - - 0 1 -");
+        let d = pos("4k4/9/9/9/1r7/9/9/4R4/4K4 b - - 0 1 -");
+        assert!([&a, &b, &c, &d].iter().all(|p| p.is_check()));
+        let cycle = [a.clone(), b, c, d];
+        let mut history: Vec<Position> = cycle.iter().chain(&cycle).cloned().collect();
+        history.push(a.clone());
+        assert_eq!(perpetual_check(&history), None);
+        // With White's checks replaced by quiet positions, Black alone
+        // checked on every move and loses.
+        let quiet_b = pos("4k4/9/9/9/r8/9/9/9/4K4 b - - 0 1 -");
+        let quiet_d = pos("4k4/9/9/9/1r7/9/9/9/4K4 b - - 0 1 -");
+        assert!(!quiet_b.is_check() && !quiet_d.is_check());
+        let cycle = [a.clone(), quiet_b, cycle[2].clone(), quiet_d];
+        let mut history: Vec<Position> = cycle.iter().chain(&cycle).cloned().collect();
+        history.push(a);
+        let o = perpetual_check(&history).unwrap();
+        assert_eq!((o.result, o.rule), (GameResult::WhiteWins, "KR-10"));
+        assert!(o.reason.contains("Black"), "{}", o.reason);
     }
 }
