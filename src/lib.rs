@@ -8,6 +8,7 @@ pub mod board;
 pub mod cli;
 pub mod color;
 pub mod error;
+pub mod game;
 pub mod movement;
 pub mod mv;
 pub mod notation;

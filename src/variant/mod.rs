@@ -321,6 +321,25 @@ pub trait Rules: Sync + Send {
         pos.fide_outcome(self.has_legal_move(pos), self.in_check(pos))
     }
 
+    /// The end decided by the game's history rather than by the position
+    /// alone, for rules such as Kristensen's perpetual check (KR-10).
+    /// `history` holds the positions from the game's start, one per ply:
+    /// `history[0]` is the start, the last entry is the current position.
+    /// The game layer and the record verifier call it after every ply,
+    /// after [`Rules::outcome`] found nothing. The default decides nothing:
+    /// FIDE's repetition and fifty-move draws are claims (or, for fivefold
+    /// repetition, a rule the game layer applies to every variant), not
+    /// this hook's business.
+    fn history_outcome(&self, _history: &[Position]) -> Option<Outcome> {
+        None
+    }
+
+    /// May a player resign in this variant? `Err` carries the reason, with
+    /// its rule id, to show the player. Default: resigning is allowed.
+    fn may_resign(&self) -> Result<(), String> {
+        Ok(())
+    }
+
     /// The check mark to write after a move that led to `after`: `+`, `#`
     /// or nothing.
     fn check_mark(&self, after: &Position) -> &'static str {
