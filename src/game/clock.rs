@@ -55,7 +55,9 @@ pub fn whole_seconds(t: DateTime<Utc>) -> DateTime<Utc> {
 pub fn parse_time(text: &str) -> Result<DateTime<Utc>, String> {
     DateTime::parse_from_rfc3339(text.trim())
         .map(|t| t.with_timezone(&Utc))
-        .map_err(|e| format!("{text:?} is not an RFC 3339 time ({e}); write e.g. 2025-03-01T09:00:00Z"))
+        .map_err(|e| {
+            format!("{text:?} is not an RFC 3339 time ({e}); write e.g. 2025-03-01T09:00:00Z")
+        })
 }
 
 /// A time control (see the module documentation).
@@ -64,7 +66,10 @@ pub enum TimeControl {
     /// So long for each move.
     PerMove(Duration),
     /// An allowance for the game plus an increment per move.
-    Increment { initial: Duration, increment: Duration },
+    Increment {
+        initial: Duration,
+        increment: Duration,
+    },
 }
 
 /// One completed turn, for the clock: who moved, when the turn began and
@@ -186,9 +191,7 @@ impl<'de> serde::Deserialize<'de> for TimeControl {
 pub fn describe(d: Duration) -> String {
     let total = d.num_minutes().abs();
     let (days, hours, minutes) = (total / 1440, total / 60 % 24, total % 60);
-    let part = |n: i64, unit: &str| {
-        format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
-    };
+    let part = |n: i64, unit: &str| format!("{n} {unit}{}", if n == 1 { "" } else { "s" });
     let mut parts = Vec::new();
     if days > 0 {
         parts.push(part(days, "day"));
@@ -292,7 +295,10 @@ mod tests {
 
     #[test]
     fn words() {
-        assert_eq!(describe(Duration::minutes(3 * 1440 + 125)), "3 days 2 hours");
+        assert_eq!(
+            describe(Duration::minutes(3 * 1440 + 125)),
+            "3 days 2 hours"
+        );
         assert_eq!(describe(Duration::minutes(61)), "1 hour 1 minute");
         assert_eq!(describe(Duration::seconds(5)), "less than a minute");
         let now = t("2025-01-02T00:00:00Z");

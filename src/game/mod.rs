@@ -84,9 +84,7 @@ impl fmt::Display for GameError {
                 message,
                 ..
             } => write!(f, "{line}:{column}: not a readable game file: {message}"),
-            GameError::Format(m) | GameError::Corrupt(m) | GameError::Usage(m) => {
-                f.write_str(m)
-            }
+            GameError::Format(m) | GameError::Corrupt(m) | GameError::Usage(m) => f.write_str(m),
             GameError::Rule(m) => f.write_str(m),
             GameError::Move { text, error } => write!(f, "{text:?}: {error}"),
         }

@@ -89,7 +89,9 @@ impl Player {
             }
         }
         if name.contains(['<', '>', '\n']) {
-            return Err(format!("player {text:?}: the name may not contain < > or a line break"));
+            return Err(format!(
+                "player {text:?}: the name may not contain < > or a line break"
+            ));
         }
         Ok(Player {
             name: (!name.is_empty()).then(|| name.to_string()),
@@ -475,22 +477,19 @@ impl Game {
     /// Checks a file: replays the moves, compares the cache, derives the
     /// result from the moves and events.
     pub fn from_file(file: GameFile) -> Result<Game, GameError> {
-        let variant = Variant::from_name(&file.variant).ok_or_else(|| {
-            GameError::Corrupt(format!("unknown variant {:?}", file.variant))
-        })?;
+        let variant = Variant::from_name(&file.variant)
+            .ok_or_else(|| GameError::Corrupt(format!("unknown variant {:?}", file.variant)))?;
         let start = Position::from_text(variant, &file.start).map_err(|e| {
-            GameError::Corrupt(format!("the start position {:?} does not read: {e}", file.start))
+            GameError::Corrupt(format!(
+                "the start position {:?} does not read: {e}",
+                file.start
+            ))
         })?;
         let mut positions = Vec::with_capacity(file.moves.len() + 1);
         positions.push(start);
         for (i, m) in file.moves.iter().enumerate() {
             let before = positions.last().expect("the start is there");
-            let label = format!(
-                "move {} ({} {})",
-                i + 1,
-                move_number(before),
-                m.played
-            );
+            let label = format!("move {} ({} {})", i + 1, move_number(before), m.played);
             if let Some(o) = automatic_ending(&positions) {
                 return Err(GameError::Corrupt(format!(
                     "{label} was played after the game had ended ({})",
@@ -590,14 +589,14 @@ impl Game {
             variant: self.variant,
             positions: self.positions.clone(),
         };
-        let bad = |e: GameError| {
-            GameError::Corrupt(format!("event {n} ({}): {e}", last.describe()))
-        };
+        let bad =
+            |e: GameError| GameError::Corrupt(format!("event {n} ({}): {e}", last.describe()));
         let ending = match &last.act {
             Act::Resign => before.resign_ending(last.side).map_err(bad)?,
-            Act::DrawAccept => before.answer_check(true, Some(last.side)).map_err(bad).map(
-                |_| Ending::new(GameResult::Draw, "agreement", None),
-            )?,
+            Act::DrawAccept => before
+                .answer_check(true, Some(last.side))
+                .map_err(bad)
+                .map(|_| Ending::new(GameResult::Draw, "agreement", None))?,
             Act::Claim { claim } => {
                 before
                     .check_claim(*claim, Some(last.side), last.time)
@@ -692,7 +691,11 @@ impl Game {
             });
             started = m.time;
         }
-        let now_started = resets.iter().copied().max().map_or(started, |r| r.max(started));
+        let now_started = resets
+            .iter()
+            .copied()
+            .max()
+            .map_or(started, |r| r.max(started));
         (turns, now_started)
     }
 
@@ -717,8 +720,8 @@ impl Game {
         for e in self.file.events.iter().rev() {
             match e.act {
                 Act::DrawOffer => {
-                    let stands = ply == e.ply
-                        || (ply == e.ply + 1 && self.positions[e.ply].turn == e.side);
+                    let stands =
+                        ply == e.ply || (ply == e.ply + 1 && self.positions[e.ply].turn == e.side);
                     return stands.then_some(e.side);
                 }
                 Act::DrawAccept | Act::DrawDecline | Act::TakebackAccept { .. } => return None,
@@ -829,7 +832,11 @@ impl Game {
     /// the side that asked.
     fn answer_check(&self, draw: bool, side: Option<Color>) -> Result<(Color, Color), GameError> {
         self.not_over()?;
-        let what = if draw { "draw offer" } else { "take-back request" };
+        let what = if draw {
+            "draw offer"
+        } else {
+            "take-back request"
+        };
         let pending = if draw {
             self.pending_draw_offer()
         } else {
@@ -875,7 +882,9 @@ impl Game {
                 self.push_event(side, Act::DrawAccept, now);
                 let ending = Ending::new(GameResult::Draw, "agreement", None);
                 self.file.result = Some(ending.clone());
-                Ok(format!("{side} accepts {asker}'s draw offer; game over: {ending}"))
+                Ok(format!(
+                    "{side} accepts {asker}'s draw offer; game over: {ending}"
+                ))
             }
             Proposal::Decline => {
                 let (side, asker) = self.answer_check(true, side)?;
@@ -1177,7 +1186,9 @@ mod tests {
         }
         // Black, to move, retracts its own e5 and White's reply.
         g.takeback(Proposal::Make, None, now).unwrap();
-        assert!(g.takeback(Proposal::Accept, Some(Color::Black), now).is_err());
+        assert!(g
+            .takeback(Proposal::Accept, Some(Color::Black), now)
+            .is_err());
         let msg = g.takeback(Proposal::Accept, None, now).unwrap();
         assert!(msg.contains("1... e5, 2. Nf3"), "{msg}");
         assert_eq!(g.moves().len(), 1);
@@ -1223,7 +1234,9 @@ mod tests {
         let before = t("2025-01-03T23:59:59Z");
         let after = t("2025-01-04T00:00:01Z");
         assert!(g.claim(Some(Claim::Time), None, before).is_err());
-        assert!(g.claim(Some(Claim::Time), Some(Color::White), after).is_err());
+        assert!(g
+            .claim(Some(Claim::Time), Some(Color::White), after)
+            .is_err());
         let e = g.claim(None, None, after).unwrap();
         assert_eq!(e.result, "0-1");
         reload(&g);
@@ -1242,7 +1255,10 @@ mod tests {
         assert!(err.contains("newer version"), "{err}");
         let minor = json.replace(FORMAT, "postal-game/1.3");
         assert!(Game::from_json(&minor).is_ok());
-        let resigned = json.replace("\"result\": null", "\"result\": {\"result\": \"1-0\", \"reason\": \"checkmate\"}");
+        let resigned = json.replace(
+            "\"result\": null",
+            "\"result\": {\"result\": \"1-0\", \"reason\": \"checkmate\"}",
+        );
         let err = Game::from_json(&resigned).unwrap_err().to_string();
         assert!(err.contains("recorded result"), "{err}");
     }

@@ -71,7 +71,10 @@ fn folder_of(path: &Path) -> &Path {
 
 /// The prefix of this file's temporary files: `.game.json.`.
 fn temp_prefix(path: &Path) -> String {
-    format!(".{}.", path.file_name().unwrap_or_default().to_string_lossy())
+    format!(
+        ".{}.",
+        path.file_name().unwrap_or_default().to_string_lossy()
+    )
 }
 
 /// Removes temporary files that a killed writer left. Only called under

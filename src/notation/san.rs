@@ -140,6 +140,8 @@ fn squares_part(input: &str) -> IResult<&str, Origin> {
         map((square, square), |(f, t)| {
             (Some(f.file), Some(f.rank), false, t)
         }),
+        // `Nxe5`: the capture mark, not a move from file `x`.
+        map((separator, square), |(c, t)| (None, None, c, t)),
         map((file, opt(separator), square), |(f, c, t)| {
             (Some(f), None, c.unwrap_or(false), t)
         }),
