@@ -117,10 +117,10 @@ pub fn standing(game: &Game, now: DateTime<Utc>) -> String {
         Some(end) => out.push_str(&format!("Game over: {end}\n")),
         None => {
             let turn = game.turn();
-            out.push_str(&format!(
-                "{turn} ({}) to move",
-                game.file().players.get(turn).short(turn)
-            ));
+            match &game.file().players.get(turn).name {
+                Some(name) => out.push_str(&format!("{turn} ({name}) to move")),
+                None => out.push_str(&format!("{turn} to move")),
+            }
             if let Some(d) = game.deadline() {
                 out.push_str(&format!("; deadline {}", deadline_text(d, now)));
             }

@@ -7,7 +7,7 @@ use super::{emit, CliError};
 use crate::color::Color;
 use crate::game::clock::format_time;
 use crate::game::state::{Act, MoveRecord};
-use crate::game::Game;
+use crate::game::{Game, TimeControl};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -24,7 +24,7 @@ pub struct Args {
 fn number(fullmove: u32, turn: Color, ply: usize) -> String {
     let offset = ply + usize::from(turn == Color::Black);
     let n = fullmove as usize + offset / 2;
-    if offset % 2 == 0 {
+    if offset.is_multiple_of(2) {
         format!("{n}.")
     } else {
         format!("{n}...")
@@ -79,9 +79,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     );
     text.push_str(&format!(
         "Time control: {}\n",
-        f.time_control
-            .map(|tc| tc.to_string())
-            .unwrap_or_else(|| "none".to_string())
+        match f.time_control {
+            Some(tc @ TimeControl::PerMove(_)) => format!("{tc} per move"),
+            Some(tc) => format!("{tc} (allowance + increment per move)"),
+            None => "none".to_string(),
+        }
     ));
     text.push_str(&format!("Started: {}\n", format_time(f.created)));
     if f.start != game.variant().spec().start {

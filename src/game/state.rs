@@ -1067,10 +1067,13 @@ impl Game {
 /// A JSON error with its line and column.
 fn json_error(text: &str, e: serde_json::Error) -> GameError {
     let full = e.to_string();
-    let message = match full.rfind(" at line ") {
+    let mut message = match full.rfind(" at line ") {
         Some(i) if e.line() > 0 => full[..i].to_string(),
         _ => full,
     };
+    if e.is_eof() {
+        message.push_str(" (the file ends early: truncated?)");
+    }
     GameError::Json {
         source: text.to_string(),
         line: e.line(),
