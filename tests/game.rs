@@ -1060,3 +1060,63 @@ fn a_killed_save_leaves_the_old_or_the_new_file() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+/// The commands of the README's game transcript, as typed after `$ `.
+const TRANSCRIPT: &[&str] = &[
+    "export POSTAL_NOW=2025-03-01T09:00:00Z",
+    "postal new chess -o game.json --white \"Ana <ana@example.org>\" --black \"Ben <ben@example.org>\" --time-control 3d",
+    "POSTAL_NOW=2025-03-01T18:30:00Z postal move game.json f3",
+    "POSTAL_NOW=2025-03-02T08:00:00Z postal move game.json e7-e5 --comment \"Thank you\"",
+    "POSTAL_NOW=2025-03-03T12:00:00Z postal draw offer game.json",
+    "POSTAL_NOW=2025-03-03T12:05:00Z postal move game.json g4",
+    "POSTAL_NOW=2025-03-04T07:40:00Z postal move game.json Qh5",
+    "POSTAL_NOW=2025-03-04T07:45:00Z postal move game.json Qh4",
+    "postal history game.json",
+    "postal status .",
+];
+
+/// The README's game is what the program prints: the transcript's commands
+/// run in a shell, each echoed after `$ `, with their output.
+#[test]
+fn readme_transcript_is_current() {
+    let dir = scratch("readme");
+    let bin = assert_cmd::cargo::cargo_bin("postal");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut script = String::new();
+    for cmd in TRANSCRIPT {
+        script.push_str(&format!(
+            "printf '%s\\n' '$ {}'\n",
+            cmd.replace('\'', "'\\''")
+        ));
+        script.push_str(&format!("{cmd} 2>&1\n"));
+    }
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(&dir)
+        .env("PATH", path)
+        .env_remove("POSTAL_NOW")
+        .output()
+        .unwrap();
+    let printed = String::from_utf8(o.stdout).unwrap();
+    let readme_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = fs::read_to_string(&readme_path).unwrap();
+    let marker = readme
+        .find("<!-- transcript: game")
+        .expect("README has the transcript");
+    let open = marker + readme[marker..].find("```console\n").unwrap() + "```console\n".len();
+    let close = open + readme[open..].find("```\n").unwrap();
+    if std::env::var_os("POSTAL_BLESS").is_some() {
+        let updated = format!("{}{}{}", &readme[..open], printed, &readme[close..]);
+        fs::write(&readme_path, updated).unwrap();
+    } else {
+        assert!(
+            readme[open..close] == printed,
+            "the README's game transcript is stale: run `POSTAL_BLESS=1 cargo test --test game readme`\n{printed}"
+        );
+    }
+}
