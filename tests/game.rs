@@ -183,6 +183,11 @@ fn a_short_game_from_the_shell() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("the game is over"));
+    postal()
+        .args(["moves", "nosuch.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("nosuch.json: no such game file"));
 }
 
 #[test]

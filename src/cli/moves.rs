@@ -5,6 +5,7 @@
 use super::game::{game_error, load};
 use super::{emit, start_position, variant_arg, CliError};
 use crate::game::GameError;
+use crate::variant::Variant;
 use std::io::Write;
 use std::path::Path;
 
@@ -40,6 +41,14 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
         game.current().clone()
     } else {
+        let looks_like_a_file =
+            args.variant.contains(['/', '\\']) || args.variant.ends_with(".json");
+        if looks_like_a_file && Variant::from_name(&args.variant).is_none() {
+            return Err(CliError::usage(format!(
+                "{}: no such game file",
+                args.variant
+            )));
+        }
         let v = variant_arg(&args.variant)?;
         start_position(v, args.position.as_deref(), args.moves.as_deref())?
     };
