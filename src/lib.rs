@@ -9,6 +9,7 @@ pub mod cli;
 pub mod color;
 pub mod error;
 pub mod mail;
+pub mod game;
 pub mod movement;
 pub mod mv;
 pub mod notation;

@@ -2,10 +2,20 @@
 //! subcommand, error printing and exit codes (0 success; 1 a rule said no;
 //! 2 usage, parse or I/O error). `main.rs` only calls [`main`].
 
+pub mod claim;
+pub mod draw;
+pub mod game;
+pub mod history;
 pub mod man;
+pub mod move_;
 pub mod moves;
+pub mod new;
 pub mod perft;
+pub mod resign;
 pub mod rules;
+pub mod show;
+pub mod status;
+pub mod takeback;
 pub mod variants;
 
 use crate::error::{caret_snippet, Span};
@@ -31,6 +41,15 @@ pub enum Command {
     Rules(rules::Args),
     Perft(perft::Args),
     Moves(moves::Args),
+    New(new::Args),
+    Move(move_::Args),
+    Show(show::Args),
+    History(history::Args),
+    Status(status::Args),
+    Resign(resign::Args),
+    Draw(draw::Args),
+    Claim(claim::Args),
+    Takeback(takeback::Args),
 }
 
 /// A failed command: what to print and the exit code.
@@ -121,6 +140,15 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Rules(a) => rules::run(a, out),
         Command::Perft(a) => perft::run(a, out),
         Command::Moves(a) => moves::run(a, out),
+        Command::New(a) => new::run(a, out),
+        Command::Move(a) => move_::run(a, out),
+        Command::Show(a) => show::run(a, out),
+        Command::History(a) => history::run(a, out),
+        Command::Status(a) => status::run(a, out),
+        Command::Resign(a) => resign::run(a, out),
+        Command::Draw(a) => draw::run(a, out),
+        Command::Claim(a) => claim::run(a, out),
+        Command::Takeback(a) => takeback::run(a, out),
     }
 }
 

@@ -4,6 +4,7 @@
 //! the same way as a plain 8x8 board.
 
 pub mod ascii;
+pub mod unicode;
 
 /// Options common to every rendering.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

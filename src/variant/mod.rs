@@ -325,7 +325,7 @@ pub trait Rules: Sync + Send {
     /// alone, for rules such as Kristensen's perpetual check (KR-10).
     /// `history` holds the positions from the game's start, one per ply:
     /// `history[0]` is the start, the last entry is the current position.
-    /// The game layer and the record verifier are to call it after every ply,
+    /// The game layer and the record verifier call it after every ply,
     /// after [`Rules::outcome`] found nothing. The default decides nothing:
     /// FIDE's repetition and fifty-move draws are claims (or, for fivefold
     /// repetition, a rule the game layer applies to every variant), not

@@ -1,0 +1,47 @@
+//! `postal draw offer|accept|decline FILE`: draw offers. An offer stands
+//! until the other side accepts or declines it, or moves.
+
+use super::game::{clock, game_error, standing, Side, TIME_HELP};
+use super::{emit, CliError};
+use crate::game::state::Proposal;
+use crate::game::store;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The three draw acts.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    Offer,
+    Accept,
+    Decline,
+}
+
+/// Offer, accept or decline a draw.
+#[derive(clap::Args, Debug)]
+#[command(after_help = TIME_HELP)]
+pub struct Args {
+    #[arg(value_enum)]
+    pub step: Step,
+    /// The game's state file.
+    pub file: PathBuf,
+    /// The side acting (default: for an offer the side to move, for an
+    /// answer the side the offer was made to).
+    #[arg(long = "as", value_enum, value_name = "SIDE")]
+    pub side: Option<Side>,
+}
+
+pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let now = clock()?.now();
+    let step = match args.step {
+        Step::Offer => Proposal::Make,
+        Step::Accept => Proposal::Accept,
+        Step::Decline => Proposal::Decline,
+    };
+    let (game, said) = store::update(&args.file, |g| g.draw(step, args.side.map(Into::into), now))
+        .map_err(|e| game_error(&args.file, e))?;
+    let mut text = format!("{said}\n");
+    if game.result().is_none() {
+        text.push_str(&standing(&game, now));
+    }
+    emit(out, &text)
+}

@@ -1,0 +1,70 @@
+//! `postal new VARIANT -o FILE`: starts a correspondence game and writes
+//! its state file; prints the board.
+
+use super::game::{clock, game_error, summary, TIME_HELP};
+use super::{emit, start_position, variant_arg, CliError};
+use crate::game::state::Players;
+use crate::game::{store, Game, Player, TimeControl};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Start a game and write its state file.
+#[derive(clap::Args, Debug)]
+#[command(after_help = TIME_HELP)]
+pub struct Args {
+    /// The variant (see `postal variants`).
+    pub variant: String,
+    /// The state file to create (refused if it exists).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: PathBuf,
+    /// White's player: "Name <address>", a name, or an address.
+    #[arg(long, value_name = "PLAYER")]
+    pub white: Option<String>,
+    /// Black's player: "Name <address>", a name, or an address.
+    #[arg(long, value_name = "PLAYER")]
+    pub black: Option<String>,
+    /// Start from this position text instead of the variant's start.
+    #[arg(long, value_name = "TEXT")]
+    pub position: Option<String>,
+    /// Days per move ("3d") or an allowance plus an increment per move
+    /// ("10d+1d"); units d, h, m. No time control when absent.
+    #[arg(long, value_name = "SPEC")]
+    pub time_control: Option<String>,
+}
+
+fn player(text: Option<&str>) -> Result<Player, CliError> {
+    match text {
+        None => Ok(Player::default()),
+        Some(t) => Player::parse(t).map_err(CliError::usage),
+    }
+}
+
+pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let v = variant_arg(&args.variant)?;
+    let start = start_position(v, args.position.as_deref(), None)?;
+    let players = Players {
+        white: player(args.white.as_deref())?,
+        black: player(args.black.as_deref())?,
+    };
+    let tc = args
+        .time_control
+        .as_deref()
+        .map(TimeControl::parse)
+        .transpose()
+        .map_err(CliError::usage)?;
+    let now = clock()?.now();
+    let path = &args.output;
+    let game = Game::new(start, players, tc, now).map_err(|e| game_error(path, e))?;
+    store::create(path, &game).map_err(|e| game_error(path, e))?;
+    let mut text = format!(
+        "New {} game in {}{}\n\n",
+        v.spec().title,
+        path.display(),
+        match tc {
+            Some(tc) => format!(", time control {tc}"),
+            None => String::new(),
+        }
+    );
+    text.push_str(&summary(&game, now));
+    emit(out, &text)
+}

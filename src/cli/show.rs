@@ -1,0 +1,121 @@
+//! `postal show FILE`: the current position of a game (or the one after
+//! `--ply N`) as an ASCII or Unicode diagram, position text, or JSON.
+
+use super::game::{clock, load, players, standing, TIME_HELP};
+use super::{emit, CliError};
+use crate::game::clock::format_time;
+use crate::game::Game;
+use crate::render::{ascii, unicode, Options};
+use chrono::{DateTime, Utc};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The renderings `show` knows.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// A diagram in letters, as on the rule pages, with the game's state.
+    Ascii,
+    /// A diagram in Unicode chess symbols, with the game's state.
+    Unicode,
+    /// The position text alone (FEN for chess).
+    Fen,
+    /// The position and the game's state as JSON.
+    Json,
+}
+
+/// Show a game's position.
+#[derive(clap::Args, Debug)]
+#[command(after_help = TIME_HELP)]
+pub struct Args {
+    /// The game's state file.
+    pub file: PathBuf,
+    #[arg(long, value_enum, default_value = "ascii")]
+    pub format: Format,
+    /// The position after this many half-moves (0: the start).
+    #[arg(long, value_name = "N")]
+    pub ply: Option<usize>,
+    /// Draw the board from Black's side.
+    #[arg(long)]
+    pub flip: bool,
+    /// Write to this file instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<PathBuf>,
+}
+
+/// What a diagram says under the board about the position shown.
+fn caption(game: &Game, ply: usize, now: DateTime<Utc>) -> String {
+    let total = game.moves().len();
+    let mut out = players(game);
+    if ply == total {
+        if let Some(last) = ply.checked_sub(1) {
+            out.push_str(&format!("Last move: {}\n", game.numbered_move(last)));
+        }
+        out.push_str(&standing(game, now));
+    } else {
+        match ply.checked_sub(1) {
+            Some(last) => out.push_str(&format!(
+                "After {} (ply {ply} of {total})\n",
+                game.numbered_move(last)
+            )),
+            None => out.push_str(&format!("The start (ply 0 of {total})\n")),
+        }
+        out.push_str(&format!("{} to move\n", game.positions()[ply].turn));
+    }
+    out
+}
+
+fn json(game: &Game, ply: usize, now: DateTime<Utc>) -> String {
+    let pos = &game.positions()[ply];
+    let current = ply == game.moves().len();
+    let value = serde_json::json!({
+        "variant": game.variant().name(),
+        "ply": ply,
+        "position": pos.to_text(),
+        "turn": pos.turn.name().to_lowercase(),
+        "check": pos.is_check(),
+        "last_move": ply.checked_sub(1).map(|i| game.moves()[i].canonical.clone()),
+        "players": game.file().players,
+        "result": if current { game.result().cloned() } else { None },
+        "deadline": if current { game.deadline().map(format_time) } else { None },
+        "overdue": current && game.deadline().is_some_and(|d| d < now),
+        "draw_offer": if current { game.pending_draw_offer().map(|c| c.name().to_lowercase()) } else { None },
+        "takeback_request": if current { game.pending_takeback().map(|c| c.name().to_lowercase()) } else { None },
+    });
+    let mut s = serde_json::to_string_pretty(&value).expect("JSON values serialise");
+    s.push('\n');
+    s
+}
+
+pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let game = load(&args.file)?;
+    let now = clock()?.now();
+    let total = game.moves().len();
+    let ply = args.ply.unwrap_or(total);
+    if ply > total {
+        return Err(CliError::usage(format!(
+            "--ply {ply}: the game has {total} half-moves"
+        )));
+    }
+    let pos = &game.positions()[ply];
+    let opts = Options { flip: args.flip };
+    let text = match args.format {
+        Format::Ascii => format!(
+            "{}\n{}",
+            ascii::board(&pos.board, opts),
+            caption(&game, ply, now)
+        ),
+        Format::Unicode => format!(
+            "{}\n{}",
+            unicode::board(&pos.board, opts),
+            caption(&game, ply, now)
+        ),
+        Format::Fen => format!("{}\n", pos.to_text()),
+        Format::Json => json(&game, ply, now),
+    };
+    match &args.output {
+        Some(path) => {
+            std::fs::write(path, text).map_err(|e| CliError::io(&path.display().to_string(), e))
+        }
+        None => emit(out, &text),
+    }
+}

@@ -1,0 +1,94 @@
+//! The correspondence game (DESIGN.md, "The game state file"): players,
+//! the moves as played, the other acts (draw offers, claims, resignation,
+//! take-backs), results and deadlines, kept in one JSON file a game that
+//! travels between the players.
+//!
+//! - [`state`]: the file's contents and the game they describe: loading
+//!   replays every move and refuses a file that disagrees with itself;
+//!   each act checks who may make it and records it as an event.
+//! - [`store`]: reading and writing the file: atomic replacement under an
+//!   advisory lock, so a failed or interrupted command leaves the old file.
+//! - [`clock`]: the time, passed in, and time controls.
+
+pub mod clock;
+pub mod state;
+pub mod store;
+
+pub use clock::{Clock, FixedClock, SystemClock, TimeControl};
+pub use state::{Claim, Game, GameFile, MoveReport, Player, FORMAT};
+pub use store::apply_move;
+
+use crate::error::MoveError;
+use std::fmt;
+use std::path::PathBuf;
+
+/// Why a game command failed. Every failure leaves the file as it was.
+#[derive(Debug)]
+pub enum GameError {
+    /// The file could not be read or written.
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    /// The file is not JSON (malformed or truncated): where, and the text
+    /// so the caller can show the line.
+    Json {
+        source: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// Not a postal game file, or one of a format this program does not
+    /// read (a newer major version).
+    Format(String),
+    /// The file reads but disagrees with itself: an illegal or misnamed
+    /// move (named), a stale cached position, a result the game does not
+    /// support. Hand edits and corruption end here.
+    Corrupt(String),
+    /// Bad arguments: a time control, a player, a position, a file that
+    /// already exists.
+    Usage(String),
+    /// A move text that is unreadable, illegal or ambiguous.
+    Move { text: String, error: MoveError },
+    /// A rule of the game said no: the game is over, no offer is pending,
+    /// a player cannot accept their own offer, ...
+    Rule(String),
+}
+
+impl GameError {
+    pub fn io(path: impl Into<PathBuf>, error: std::io::Error) -> GameError {
+        GameError::Io {
+            path: path.into(),
+            error,
+        }
+    }
+
+    /// True when a rule of the game refused (exit code 1 on the command
+    /// line); false for unreadable input and I/O (exit code 2).
+    pub fn is_rule(&self) -> bool {
+        match self {
+            GameError::Rule(_) => true,
+            GameError::Move { error, .. } => !matches!(error, MoveError::Syntax(_)),
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            GameError::Json {
+                line,
+                column,
+                message,
+                ..
+            } => write!(f, "{line}:{column}: not a readable game file: {message}"),
+            GameError::Format(m) | GameError::Corrupt(m) | GameError::Usage(m) => f.write_str(m),
+            GameError::Rule(m) => f.write_str(m),
+            GameError::Move { text, error } => write!(f, "{text:?}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
