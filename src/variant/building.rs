@@ -38,7 +38,8 @@
 //! covers the bounding box of the board, `*` marking squares inside it that
 //! are not on the board, and `origin=(f,r)` follows when the box's
 //! lower-left corner is not a1 (the board grew left of file a or below
-//! rank 1): `*2*/1k3*/5*/*PK2*/*3** w - - 0 5 origin=(0,1)`.
+//! rank 1). After `e3 @(0,3) a3 @(0,2) Nc3 @(1,0) b3 @(-1,3)`:
+//! `**rnbqk/**2ppp/2ppN1P/*1PPPP1/**R1BQK/**1**** w - - 0 3 origin=(-1,0)`.
 //!
 //! Notation: the move in SAN, a space, `@` and the added square:
 //! `Nc3 @f3`, `e3 @(0,3)`, check mark last (`Nc3 @f3+`). Long algebraic
@@ -86,6 +87,13 @@ pub struct Building;
 /// square on it, light for White and dark for Black. Listed rank by rank
 /// from the lowest, files left to right.
 pub fn placements(board: &Board, color: Color) -> Vec<Square> {
+    survey(board, color).0
+}
+
+/// One pass over the board: the placements of `color` and the cells of its
+/// kings (the board's array can be much larger than the board, so each
+/// pass counts as it grows).
+fn survey(board: &Board, color: Color) -> (Vec<Square>, Vec<usize>) {
     let light = color == Color::White;
     let steps = [
         board.offset(1, 0),
@@ -94,7 +102,11 @@ pub fn placements(board: &Board, color: Color) -> Vec<Square> {
         board.offset(0, -1),
     ];
     let mut cells: Vec<usize> = Vec::new();
+    let mut kings = Vec::with_capacity(1);
     for i in board.indices() {
+        if board.cell(i).has(color, Role::King) {
+            kings.push(i);
+        }
         // A square differs in colour from its edge-neighbours, so only
         // squares of the other colour border the mover's placements.
         if board.square(i).is_light() == light {
@@ -110,7 +122,7 @@ pub fn placements(board: &Board, color: Color) -> Vec<Square> {
     // Array order is rank by rank from the lowest.
     cells.sort_unstable();
     cells.dedup();
-    cells.into_iter().map(|j| board.square(j)).collect()
+    (cells.into_iter().map(|j| board.square(j)).collect(), kings)
 }
 
 /// One legal move of a turn with the placements closed to it.
@@ -136,10 +148,9 @@ impl Turns {
         let us = pos.turn;
         let board = &pos.board;
         let tables = pos.tables();
-        let placements = placements(board, us);
+        let (placements, kings) = survey(board, us);
         let mut pseudo = Vec::with_capacity(32);
         pos.pseudo_moves(&mut pseudo);
-        let kings = pos.find(us, Role::King);
         let king_sqs: Vec<Square> = kings.iter().map(|&k| board.square(k)).collect();
         let in_check = kings.iter().any(|&k| attacked(board, tables, k, !us));
         let base_closed = closed_placements(board, tables, &kings, us);
