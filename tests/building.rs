@@ -108,8 +108,8 @@ impl Slow {
         p.is_ascii_uppercase() == self.white
     }
 
-    /// Is the king of the side that just moved (`!self.white`'s opponent
-    /// before the flip, passed as `white`) attacked?
+    /// Is the king of one side (White when `white`) attacked by a piece of
+    /// the other?
     fn king_attacked(&self, white: bool) -> bool {
         let king = if white { 'K' } else { 'k' };
         let Some((&k, _)) = self.board.iter().find(|(_, p)| **p == Some(king)) else {

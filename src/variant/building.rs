@@ -61,7 +61,7 @@ use crate::square::Square;
 pub static SPEC: Spec = Spec {
     name: "building",
     title: "Building Chess",
-    aliases: &["sirotkin"],
+    aliases: &[],
     summary: "Gardner minichess on a board that grows: each turn adds a square",
     // BU-1: Gardner's board and setup (GA-1).
     files: 5,
