@@ -95,9 +95,11 @@ impl Board {
     }
 
     fn grid_index(&self, sq: Square) -> Option<usize> {
-        let c = sq.file - self.f0;
-        let r = sq.rank - self.r0;
-        if c < 0 || r < 0 || c >= self.width || r >= self.height {
+        // In i32: a square named in a move text may lie anywhere in the
+        // i16 range, and the difference must not overflow.
+        let c = sq.file as i32 - self.f0 as i32;
+        let r = sq.rank as i32 - self.r0 as i32;
+        if c < 0 || r < 0 || c >= self.width as i32 || r >= self.height as i32 {
             None
         } else {
             Some(r as usize * self.width as usize + c as usize)
@@ -290,7 +292,11 @@ impl Board {
     /// True when two boards have the same squares with the same contents,
     /// whatever their array layout.
     pub fn same_placement(&self, other: &Board) -> bool {
-        if self.width == other.width && self.f0 == other.f0 && self.r0 == other.r0 {
+        if self.width == other.width
+            && self.height == other.height
+            && self.f0 == other.f0
+            && self.r0 == other.r0
+        {
             return self.cells == other.cells;
         }
         self.square_count() == other.square_count()
@@ -360,6 +366,27 @@ mod tests {
                 assert!(j < b.cells.len());
             }
         }
+    }
+
+    #[test]
+    fn same_placement_whatever_the_layout() {
+        // Same corner and width, different heights: the same squares.
+        let mut a = Board::rect(5, 5);
+        let mut b = Board::rect(5, 5);
+        b.add_square(Square::new(1, 6));
+        a.add_square(Square::new(1, 6));
+        b.add_square(Square::new(1, 7));
+        assert!(!a.same_placement(&b));
+        a.add_square(Square::new(1, 7));
+        let c = Board::from_squares(&a.squares().collect::<Vec<_>>());
+        assert!(a.same_placement(&b) && b.same_placement(&c) && c.same_placement(&a));
+        let mut d = Board::rect(5, 5);
+        d.add_square(Square::new(1, 0));
+        let e = Board::from_squares(&d.squares().collect::<Vec<_>>());
+        assert_eq!((d.width, d.f0, d.r0), (e.width, e.f0, e.r0));
+        // (These two are laid out with the same corner and width but
+        // different heights.)
+        assert!(d.height != e.height && d.same_placement(&e));
     }
 
     #[test]

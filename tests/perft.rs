@@ -56,3 +56,8 @@ fn di_disintegration_perft_table() {
 fn kr_kristensen_perft_table() {
     check_table(Variant::Kristensen);
 }
+
+#[test]
+fn building_perft_table() {
+    check_table(Variant::Building);
+}

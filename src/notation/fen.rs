@@ -22,6 +22,13 @@ use nom::multi::many1;
 use nom::sequence::delimited;
 use nom::{IResult, Parser};
 
+/// The most files or ranks a placement may have: a growing board gains a
+/// square a turn (BU-2), so long games need more than any fixed board.
+const MAX_SIDE: usize = 1000;
+
+/// The largest file or rank an `origin=` field may name.
+const MAX_ORIGIN: i16 = 10_000;
+
 /// One cell run of a rank in the placement field.
 #[derive(Debug, Clone, PartialEq)]
 enum Cell {
@@ -83,8 +90,17 @@ pub fn read(variant: Variant, text: &str) -> Result<Position, ParseError> {
     if let Some(k) = fields.iter().position(|(f, _)| f.starts_with("origin=")) {
         let (f, span) = fields.remove(k);
         match crate::notation::square::coordinates(&f["origin=".len()..]) {
-            Ok(("", sq)) => origin = (sq.file, sq.rank),
-            _ => return Err(err(span, "expected origin=(file,rank), e.g. origin=(0,-1)")),
+            // Far enough for any game, near enough that every square of
+            // the box and its margin fits the coordinate range.
+            Ok(("", sq)) if sq.file.abs() <= MAX_ORIGIN && sq.rank.abs() <= MAX_ORIGIN => {
+                origin = (sq.file, sq.rank)
+            }
+            _ => {
+                return Err(err(
+                    span,
+                    format!("expected origin=(file,rank) with both within ±{MAX_ORIGIN}, e.g. origin=(0,-1)"),
+                ))
+            }
         }
     }
     let (placement, pspan) = fields[0];
@@ -141,7 +157,7 @@ pub fn read(variant: Variant, text: &str) -> Result<Position, ParseError> {
         }
     }
     let height = rows.len();
-    if width == 0 || width > 200 || height > 200 {
+    if width == 0 || width > MAX_SIDE || height > MAX_SIDE {
         return Err(err(pspan, "board size out of range"));
     }
     let has_holes = rows.iter().any(|(cells, _)| cells.contains(&Cell::Off));

@@ -476,7 +476,9 @@ pub fn write_san(pos: &Position, mv: &Move, legal: &[Move]) -> String {
         if !rivals.is_empty() {
             let file_unique = rivals.iter().all(|x| x.from.file != m.from.file);
             let rank_unique = rivals.iter().all(|x| x.from.rank != m.from.rank);
-            if m.from.is_algebraic() && file_unique {
+            // A file letter `x` would read back as a capture mark.
+            let file_letter = m.from.is_algebraic() && m.from.file_char() != Some('x');
+            if file_letter && file_unique {
                 s.push(m.from.file_char().unwrap_or('?'));
             } else if m.from.is_algebraic() && rank_unique {
                 s.push_str(&m.from.rank.to_string());
@@ -571,6 +573,8 @@ mod tests {
         assert_eq!(p.from_square(), Some(Square::new(7, 1)));
         let p = piece("exd5");
         assert_eq!((p.from_file, p.capture), (Some(5), true));
+        let p = piece("Nxd5");
+        assert_eq!((p.from_file, p.from_rank, p.capture), (None, None, true));
         let p = piece("Nd5:c7");
         assert!(p.capture);
         let p = piece("h:g7");
@@ -677,6 +681,12 @@ mod tests {
             Err(MoveError::Ambiguous { .. })
         ));
         assert_eq!(p.move_text(&p.parse_move("N1b3").unwrap()), "N1b3");
+        let p = Position::from_text(Variant::Chess, "4k3/8/8/3p4/8/2N5/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(p.move_text(&p.parse_move("Nxd5").unwrap()), "Nxd5");
+        assert_eq!(
+            p.parse_move("N:d5").unwrap(),
+            p.parse_move("Nc3xd5").unwrap()
+        );
         let p = Position::from_text(Variant::Chess, "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1").unwrap();
         let e = p.parse_move("Kd2").unwrap_err().to_string();
         assert!(e.contains("attacked"), "{e}");

@@ -1,34 +1,335 @@
-//! Building Chess (`building`). Placeholder registration: the rules are written in this
-//! module's own change.
+//! Building Chess (`building`), rules/gardner-building.md BU-1..BU-8:
+//! Gardner minichess (GA-1..GA-4) in which a turn is a piece move followed
+//! by the addition of one square to the board, so the board grows without
+//! bound in every direction.
+//!
+//! Turns. A turn is a [`PieceMove`] whose `place` holds the added square
+//! (BU-2). The square must be off the board, share an edge with a square on
+//! it, and be light for White and dark for Black by the checkerboard
+//! pattern with a1 dark (BU-3). Squares keep their names as the board grows
+//! (BU-4); off the a-z / 1-99 grid they are written `(f,r)` with a = 1.
+//!
+//! Legality (BU-5, BU-6). Sliders stop at squares that are not on the board
+//! and knights need only their destination: the shared generator already
+//! walks the mailbox that way. The turn is judged after move and placement
+//! together. Adding an empty square never blocks an attack, it can only
+//! open a line: the new square is empty, so it attacks nothing itself, and
+//! a leap does not care about the squares it passes. So a turn is legal
+//! exactly when its move leaves the king safe on the board as it stands
+//! after the move, and its placement does not fill the *first* gap on a
+//! rank, file or diagonal from the king behind which, over empty squares,
+//! an enemy slider waits. For each move there are at most eight such
+//! closed placements; the turn list is kept factored ([`Turns`]): the legal
+//! moves, each with its closed placements, and the placements open to the
+//! side. A move that neither starts nor ends on a line from the king (and
+//! is not a king move, while not in check) changes neither the king's
+//! safety nor its closed placements, so those are computed once per
+//! position. tests/building.rs checks all this against a brute-force
+//! counter that knows none of it.
+//!
+//! Promotion stays on ranks 5 and 1 however the board grows (BU-7,
+//! `Spec::promotion_ranks`); a position text with a white pawn on rank 5 or
+//! above, or a black pawn on rank 1 or below, is refused. Checkmate and
+//! stalemate count whole turns: no legal move, or no placement left to the
+//! side to move, means no legal turn (BU-8). Repetition never applies: the
+//! board grows every turn, so no position repeats.
+//!
+//! Position text: the Gardner FEN shape with no extra fields. The placement
+//! covers the bounding box of the board, `*` marking squares inside it that
+//! are not on the board, and `origin=(f,r)` follows when the box's
+//! lower-left corner is not a1 (the board grew left of file a or below
+//! rank 1). After `e3 @(0,3) a3 @(0,2) Nc3 @(1,0) b3 @(-1,3)`:
+//! `**rnbqk/**2ppp/2ppN1P/*1PPPP1/**R1BQK/**1**** w - - 0 3 origin=(-1,0)`.
+//!
+//! Notation: the move in SAN, a space, `@` and the added square:
+//! `Nc3 @f3`, `e3 @(0,3)`, check mark last (`Nc3 @f3+`). Long algebraic
+//! (`Nb1-c3 @f3`) and `@` without the space are read too; a move without
+//! its placement is refused (BU-2). Disambiguation is FIDE's, among the
+//! legal turns that add the same square.
 
 use super::chess::{FIDE_PIECES, FIDE_PROMOTION};
-use super::{Rules, Spec, Variant};
-use crate::position::Position;
+use super::{Rules, Spec, Tables, Variant};
+use crate::board::Board;
+use crate::color::Color;
+use crate::error::{MoveError, PlayError};
+use crate::mv::{Move, MoveKind, PieceMove};
+use crate::notation::san::{explain_illegal, piece_matches, write_san, MoveText};
+use crate::piece::Role;
+use crate::position::{apply_on_board, attacked, Effects, GameResult, Outcome, Position};
+use crate::square::Square;
 
 pub static SPEC: Spec = Spec {
     name: "building",
     title: "Building Chess",
     aliases: &[],
-    summary: "Building Chess",
+    summary: "Gardner minichess on a board that grows: each turn adds a square",
+    // BU-1: Gardner's board and setup (GA-1).
     files: 5,
     ranks: 5,
     start: "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1",
     pieces: FIDE_PIECES,
     promotion: FIDE_PROMOTION,
-    promotion_ranks: None,
+    // BU-7: the ranks of the starting board, however far it grows.
+    promotion_ranks: Some((5, 1)),
+    // GA-2: no double step, no en passant, no castling.
     double_step_ranks: &[],
     en_passant: false,
     castling: false,
-    board_grows: false,
+    // BU-4: the board grows and the position text may have holes.
+    board_grows: true,
     stacks: false,
     rules_text: include_str!("../../doc/rules/gardner-building.md"),
 };
 
-/// Variant state kept in the position.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct State;
-
 pub struct Building;
+
+/// The squares `color` may add (BU-3): off the board, sharing an edge with a
+/// square on it, light for White and dark for Black. Listed rank by rank
+/// from the lowest, files left to right.
+pub fn placements(board: &Board, color: Color) -> Vec<Square> {
+    survey(board, color).0
+}
+
+/// One pass over the board: the placements of `color` and the cells of its
+/// kings (the board's array can be much larger than the board, so each
+/// pass counts as it grows).
+fn survey(board: &Board, color: Color) -> (Vec<Square>, Vec<usize>) {
+    let light = color == Color::White;
+    let steps = [
+        board.offset(1, 0),
+        board.offset(-1, 0),
+        board.offset(0, 1),
+        board.offset(0, -1),
+    ];
+    let mut cells: Vec<usize> = Vec::new();
+    let mut kings = Vec::with_capacity(1);
+    for i in board.indices() {
+        if board.cell(i).has(color, Role::King) {
+            kings.push(i);
+        }
+        // A square differs in colour from its edge-neighbours, so only
+        // squares of the other colour border the mover's placements.
+        if board.square(i).is_light() == light {
+            continue;
+        }
+        for &s in &steps {
+            let j = board.step(i, s);
+            if board.cell(j).is_off() {
+                cells.push(j);
+            }
+        }
+    }
+    // Array order is rank by rank from the lowest.
+    cells.sort_unstable();
+    cells.dedup();
+    (cells.into_iter().map(|j| board.square(j)).collect(), kings)
+}
+
+/// One legal move of a turn with the placements closed to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// The piece move, `place` unset.
+    pub mv: PieceMove,
+    /// Placements that would open a line onto the mover's king (BU-6).
+    pub closed: Vec<Square>,
+}
+
+/// The legal turns of a position, factored: the placements open to the side
+/// to move and the legal moves, each with its closed placements. A turn is a
+/// move with any placement not closed to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Turns {
+    pub placements: Vec<Square>,
+    pub parts: Vec<Part>,
+}
+
+impl Turns {
+    pub fn new(pos: &Position) -> Turns {
+        let us = pos.turn;
+        let board = &pos.board;
+        let tables = pos.tables();
+        let (placements, kings) = survey(board, us);
+        let mut pseudo = Vec::with_capacity(32);
+        pos.pseudo_moves(&mut pseudo);
+        let king_sqs: Vec<Square> = kings.iter().map(|&k| board.square(k)).collect();
+        let in_check = kings.iter().any(|&k| attacked(board, tables, k, !us));
+        let base_closed = closed_placements(board, tables, &kings, us);
+        let mut scratch = board.clone();
+        let mut parts = Vec::with_capacity(pseudo.len());
+        for mv in pseudo {
+            let Move::Piece(m) = mv else { continue };
+            // Building's sliders move along ranks, files and diagonals: a
+            // move off every such line from the king leaves the king's
+            // attackers and its gaps as they were.
+            let quiet = !in_check
+                && m.role != Role::King
+                && m.kind == MoveKind::Normal
+                && !king_sqs
+                    .iter()
+                    .any(|&k| on_line(k, m.from) || on_line(k, m.to));
+            if quiet {
+                parts.push(Part {
+                    mv: m,
+                    closed: base_closed.clone(),
+                });
+                continue;
+            }
+            let undo = apply_on_board(&mut scratch, us, &m);
+            let moved: Vec<usize> = kings
+                .iter()
+                .zip(&king_sqs)
+                .map(|(&k, &sq)| {
+                    if sq == m.from {
+                        scratch.index(m.to).unwrap_or(k)
+                    } else {
+                        k
+                    }
+                })
+                .collect();
+            if moved.iter().all(|&k| !attacked(&scratch, tables, k, !us)) {
+                let closed = closed_placements(&scratch, tables, &moved, us);
+                parts.push(Part { mv: m, closed });
+            }
+            for (i, c) in undo.into_iter().rev() {
+                scratch.set_cell(i, c);
+            }
+        }
+        Turns { placements, parts }
+    }
+
+    /// The number of legal turns.
+    pub fn count(&self) -> u64 {
+        let n = self.placements.len();
+        // Closed placements are placements (see `closed_placements`).
+        self.parts.iter().map(|p| (n - p.closed.len()) as u64).sum()
+    }
+
+    /// The placements open to a move.
+    pub fn open<'a>(&'a self, part: &'a Part) -> impl Iterator<Item = Square> + 'a {
+        self.placements
+            .iter()
+            .copied()
+            .filter(move |sq| !part.closed.contains(sq))
+    }
+
+    /// All legal turns: moves in the generator's order, each with its open
+    /// placements in [`placements`] order.
+    pub fn moves(&self) -> Vec<Move> {
+        let mut out = Vec::with_capacity(self.count() as usize);
+        for part in &self.parts {
+            for sq in self.open(part) {
+                let mut m = part.mv.clone();
+                m.place = Some(sq);
+                out.push(Move::Piece(m));
+            }
+        }
+        out
+    }
+
+    /// The part of a move, whatever its placement.
+    fn part(&self, m: &PieceMove) -> Option<&Part> {
+        self.parts.iter().find(|p| {
+            p.mv.role == m.role
+                && p.mv.from == m.from
+                && p.mv.to == m.to
+                && p.mv.kind == m.kind
+                && p.mv.promotion == m.promotion
+                && p.mv.carried == m.carried
+                && p.mv.carried_promotions == m.carried_promotions
+        })
+    }
+
+    /// Why `color` may not add `sq` here (BU-3), or `None` when it may.
+    fn placement_error(&self, board: &Board, color: Color, sq: Square) -> Option<MoveError> {
+        if self.placements.contains(&sq) {
+            return None;
+        }
+        let reason = if board.contains(sq) {
+            format!("{sq} is already on the board")
+        } else if !edge_neighbours(sq).any(|n| board.contains(n)) {
+            format!("{sq} shares no edge with the board")
+        } else {
+            let (shade, may) = match color {
+                Color::White => ("dark", "light"),
+                Color::Black => ("light", "dark"),
+            };
+            format!("{sq} is {shade}; {color} adds {may} squares")
+        };
+        Some(MoveError::illegal_by("BU-3", reason))
+    }
+}
+
+/// The four squares sharing an edge with `sq` (fewer at the edge of the
+/// coordinate range, which no board reaches).
+fn edge_neighbours(sq: Square) -> impl Iterator<Item = Square> {
+    [(1, 0), (-1, 0), (0, 1), (0, -1)]
+        .into_iter()
+        .filter_map(move |(df, dr)| {
+            Some(Square::new(
+                sq.file.checked_add(df)?,
+                sq.rank.checked_add(dr)?,
+            ))
+        })
+}
+
+/// Is `sq` on a rank, file or diagonal through `king` (and not `king`)?
+fn on_line(king: Square, sq: Square) -> bool {
+    let (dx, dy) = (sq.file - king.file, sq.rank - king.rank);
+    (dx == 0) != (dy == 0) || (dx != 0 && dx.abs() == dy.abs())
+}
+
+/// The placements of `us` that would expose one of its kings (cells
+/// `kings` of `board`) to an enemy slider (BU-6). Walking out from a king
+/// along each direction an enemy piece attacks from afar: over empty
+/// squares to the first gap, which the mover could add if it has the
+/// mover's colour and shares an edge with the board; then over empty
+/// squares to the first piece. If that piece is an enemy that captures
+/// along the line from that distance, adding the gap gives it the king.
+/// Only the first gap can open a line: one added square leaves any further
+/// gap in place. Every square returned is one of [`placements`].
+fn closed_placements(board: &Board, tables: &Tables, kings: &[usize], us: Color) -> Vec<Square> {
+    let light = us == Color::White;
+    let mut out: Vec<Square> = Vec::new();
+    for &king in kings {
+        for dir in tables.attacks[!us].iter().filter(|d| d.max >= 2) {
+            let off = board.offset(-dir.dx, -dir.dy);
+            let mut i = king;
+            let mut gap = None;
+            // Stepping once past a gap stays inside the array: the gap is
+            // one step from a square of the board, the margin two.
+            for n in 0..dir.max as usize {
+                i = board.step(i, off);
+                let c = board.cell(i);
+                if c.is_empty() {
+                    continue;
+                }
+                if c.is_off() {
+                    let sq = board.square(i);
+                    let addable = gap.is_none()
+                        && sq.is_light() == light
+                        && [(1, 0), (-1, 0), (0, 1), (0, -1)].iter().any(|&(dx, dy)| {
+                            !board.cell(board.step(i, board.offset(dx, dy))).is_off()
+                        });
+                    if !addable {
+                        break;
+                    }
+                    gap = Some(sq);
+                    continue;
+                }
+                if let Some(sq) = gap {
+                    if c.color() != us
+                        && c.roles().0 & dir.masks[n.min(7)] != 0
+                        && !out.contains(&sq)
+                    {
+                        out.push(sq);
+                    }
+                }
+                break;
+            }
+        }
+    }
+    out
+}
 
 impl Rules for Building {
     fn spec(&self) -> &'static Spec {
@@ -39,7 +340,481 @@ impl Rules for Building {
         Variant::Building
     }
 
-    fn validate(&self, _pos: &Position) -> Result<(), String> {
+    /// One king a side, the side not to move not in check, and no pawn on
+    /// or beyond its promotion rank (BU-7).
+    fn validate(&self, pos: &Position) -> Result<(), String> {
+        for color in Color::ALL {
+            let kings = pos.find(color, Role::King).len();
+            if kings != 1 {
+                return Err(format!(
+                    "{color} has {kings} kings; this variant needs exactly one"
+                ));
+            }
+        }
+        for (sq, stack) in pos.board.occupied() {
+            for p in stack.pieces().filter(|p| p.role == Role::Pawn) {
+                let rank = pos.promotion_rank(p.color);
+                let beyond = match p.color {
+                    Color::White => sq.rank >= rank,
+                    Color::Black => sq.rank <= rank,
+                };
+                if beyond {
+                    return Err(format!(
+                        "the {p} on {sq} stands on or beyond its promotion rank {rank} (BU-7)"
+                    ));
+                }
+            }
+        }
+        if pos.king_attacked(!pos.turn) {
+            return Err(format!(
+                "{} is in check but it is {}'s move",
+                !pos.turn, pos.turn
+            ));
+        }
         Ok(())
+    }
+
+    fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        Turns::new(pos).moves()
+    }
+
+    fn check_legal(&self, pos: &Position, mv: &Move) -> Result<(), PlayError> {
+        let illegal = |e: MoveError| match e {
+            MoveError::Illegal { reason, rule } => PlayError::Illegal { reason, rule },
+            other => PlayError::Illegal {
+                reason: other.to_string(),
+                rule: None,
+            },
+        };
+        let Move::Piece(m) = mv else {
+            return Err(illegal(MoveError::illegal(
+                "Building Chess has no swap sequences",
+            )));
+        };
+        let Some(place) = m.place else {
+            return Err(illegal(no_placement()));
+        };
+        let turns = Turns::new(pos);
+        let Some(part) = turns.part(m) else {
+            return Err(PlayError::Illegal {
+                reason: "not a legal move in this position".into(),
+                rule: None,
+            });
+        };
+        if let Some(e) = turns.placement_error(&pos.board, pos.turn, place) {
+            return Err(illegal(e));
+        }
+        if part.closed.contains(&place) {
+            return Err(illegal(exposes_king(pos, place)));
+        }
+        Ok(())
+    }
+
+    fn has_legal_move(&self, pos: &Position) -> bool {
+        Turns::new(pos).count() > 0
+    }
+
+    /// Moves the piece, then adds the square (BU-2); a new square is empty
+    /// (BU-6).
+    fn apply(&self, pos: &mut Position, mv: &Move) -> Effects {
+        let Move::Piece(m) = mv else {
+            return Effects::default();
+        };
+        let mut effects = pos.apply_piece_move(m);
+        if let Some(sq) = m.place {
+            if pos.board.add_square(sq) {
+                effects.added = Some(sq);
+            }
+        }
+        effects
+    }
+
+    /// BU-8: no legal turn ends the game; GA-4's seventy-five moves too.
+    fn outcome(&self, pos: &Position) -> Option<Outcome> {
+        let in_check = self.in_check(pos);
+        if !self.has_legal_move(pos) {
+            return Some(if in_check {
+                Outcome::new(GameResult::win_for(!pos.turn), "checkmate", "BU-8")
+            } else {
+                Outcome::new(GameResult::Draw, "stalemate", "BU-8")
+            });
+        }
+        pos.fide_outcome(true, in_check)
+    }
+
+    /// GA-2: no double step. (The default would look at the board's
+    /// lowest rank, which moves as the board grows.)
+    fn may_double_step(&self, _pos: &Position, _from: Square) -> bool {
+        false
+    }
+
+    /// Whole turns (BU-8, rules notation): each legal move times its open
+    /// placements, counted in bulk at the last turn.
+    fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let turns = Turns::new(pos);
+        if depth == 1 {
+            return turns.count();
+        }
+        let mut nodes = 0;
+        for part in &turns.parts {
+            let mut after = pos.clone();
+            after.apply_piece_move(&part.mv);
+            for sq in turns.open(part) {
+                let mut next = after.clone();
+                next.board.add_square(sq);
+                nodes += self.perft(&next, depth - 1);
+            }
+        }
+        nodes
+    }
+
+    fn resolve(&self, pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
+        let t = match text {
+            MoveText::Piece(t) => t,
+            MoveText::Castle { .. } => {
+                return Err(MoveError::illegal_by(
+                    "GA-2",
+                    "Building Chess has no castling",
+                ))
+            }
+            MoveText::Swap(_) => {
+                return Err(MoveError::illegal("Building Chess has no swap sequences"))
+            }
+        };
+        let Some(place) = t.place else {
+            return Err(no_placement());
+        };
+        let mut bare = t.clone();
+        bare.place = None;
+        let turns = Turns::new(pos);
+        let parts: Vec<&Part> = turns
+            .parts
+            .iter()
+            .filter(|p| piece_matches(&bare, &p.mv))
+            .collect();
+        if parts.is_empty() {
+            return Err(explain_illegal(pos, &MoveText::Piece(bare)));
+        }
+        if let Some(e) = turns.placement_error(&pos.board, pos.turn, place) {
+            return Err(e);
+        }
+        let with_place = |p: &Part| {
+            let mut m = p.mv.clone();
+            m.place = Some(place);
+            Move::Piece(m)
+        };
+        let open: Vec<Move> = parts
+            .iter()
+            .filter(|p| !p.closed.contains(&place))
+            .map(|p| with_place(p))
+            .collect();
+        match open.as_slice() {
+            [one] => Ok(one.clone()),
+            [] => Err(exposes_king(pos, place)),
+            many => Err(MoveError::Ambiguous {
+                candidates: many.iter().map(|m| pos.move_text(m)).collect(),
+            }),
+        }
+    }
+
+    /// SAN with the placement, disambiguated among the legal turns that add
+    /// the same square.
+    fn write_move(&self, pos: &Position, mv: &Move) -> String {
+        let Move::Piece(m) = mv else {
+            return write_san(pos, mv, &[]);
+        };
+        let turns = Turns::new(pos);
+        let rivals: Vec<Move> = turns
+            .parts
+            .iter()
+            .filter(|p| p.mv.role == m.role && p.mv.to == m.to)
+            .filter(|p| m.place.is_none_or(|sq| !p.closed.contains(&sq)))
+            .map(|p| {
+                let mut x = p.mv.clone();
+                x.place = m.place;
+                Move::Piece(x)
+            })
+            .collect();
+        write_san(pos, mv, &rivals)
+    }
+}
+
+fn no_placement() -> MoveError {
+    MoveError::illegal_by(
+        "BU-2",
+        "a turn also adds a square: write it after the move, e.g. Nc3 @f3",
+    )
+}
+
+fn exposes_king(pos: &Position, place: Square) -> MoveError {
+    MoveError::illegal_by(
+        "BU-6",
+        format!(
+            "adding {place} after this move would open a line onto the {} king",
+            pos.turn.name().to_lowercase()
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(text: &str) -> Position {
+        Position::from_text(Variant::Building, text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    fn texts(p: &Position) -> Vec<String> {
+        p.legal_moves().iter().map(|m| p.move_text(m)).collect()
+    }
+
+    fn play(p: &Position, moves: &[&str]) -> Position {
+        moves.iter().fold(p.clone(), |p, t| {
+            let m = p.parse_move(t).unwrap_or_else(|e| panic!("{t}: {e}"));
+            p.play(&m).unwrap_or_else(|e| panic!("{t}: {e}"))
+        })
+    }
+
+    fn err_rule(e: MoveError) -> Option<&'static str> {
+        match e {
+            MoveError::Illegal { rule, .. } => rule,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn bu1_starts_as_gardner() {
+        let b = Position::start(Variant::Building);
+        let g = Position::start(Variant::Gardner);
+        assert_eq!(b.to_text(), g.to_text());
+        assert_eq!(b.board.square_count(), 25);
+    }
+
+    #[test]
+    fn bu2_a_turn_is_a_move_and_a_compulsory_placement() {
+        let p = Position::start(Variant::Building);
+        let e = p.parse_move("Nc3").unwrap_err();
+        assert_eq!(err_rule(e), Some("BU-2"));
+        let m = p.parse_move("Nc3 @f3").unwrap();
+        let mut bare = m.piece().unwrap().clone();
+        bare.place = None;
+        assert!(p.play(&Move::Piece(bare)).is_err());
+        let (after, effects) = p.play_with_effects(&m).unwrap();
+        assert_eq!(effects.added, Some(Square::new(6, 3)));
+        assert_eq!(after.board.square_count(), 26);
+        assert_eq!(after.to_text(), "rnbqk*/ppppp*/2N3/PPPPP*/R1BQK* b - - 1 1");
+    }
+
+    #[test]
+    fn bu3_placements_adjacent_and_coloured() {
+        let p = Position::start(Variant::Building);
+        let white = placements(&p.board, Color::White);
+        // 20 squares around the 5x5 board; the corners' neighbours are
+        // light, so White has 12 and Black 8.
+        assert_eq!(white.len(), 12);
+        assert_eq!(placements(&p.board, Color::Black).len(), 8);
+        assert!(white.iter().all(|s| s.is_light() && !p.board.contains(*s)));
+        assert!(white.contains(&Square::new(0, 1)));
+        assert!(!white.contains(&Square::new(0, 0)));
+        assert_eq!(p.legal_moves().len(), 7 * 12);
+        for (text, why) in [
+            ("Nc3 @c3", "already on the board"),
+            ("Nc3 @g3", "shares no edge"),
+            ("Nc3 @f2", "is dark"),
+            ("Nc3 @(0,0)", "shares no edge"),
+            ("Nc3 @prison", "shares no edge"),
+            ("Nc3 @(32767,5)", "shares no edge"),
+        ] {
+            let e = p.parse_move(text).unwrap_err();
+            assert!(e.to_string().contains(why), "{text}: {e}");
+            assert_eq!(err_rule(e), Some("BU-3"), "{text}");
+        }
+        // Black adds dark squares.
+        let b = play(&p, &["Nc3 @f3"]);
+        assert!(b.parse_move("a3 @f2").is_ok());
+        assert!(b.parse_move("a3 @(0,2)").is_ok());
+        let e = b.parse_move("a3 @(0,3)").unwrap_err();
+        assert!(e.to_string().contains("Black adds dark squares"), "{e}");
+    }
+
+    #[test]
+    fn bu4_grows_left_and_below_and_names_stay() {
+        let p = play(
+            &Position::start(Variant::Building),
+            &["e3 @(0,3)", "a3 @(0,2)", "Nc3 @(1,0)", "b3 @(-1,3)"],
+        );
+        assert_eq!(p.board.square_count(), 29);
+        for sq in [(0, 3), (0, 2), (1, 0), (-1, 3)] {
+            assert!(p.board.contains(Square::new(sq.0, sq.1)));
+        }
+        assert_eq!(
+            p.board.piece_at(Square::new(3, 3)).map(|p| p.role),
+            Some(Role::Knight)
+        );
+        assert_eq!(
+            p.to_text(),
+            "**rnbqk/**2ppp/2ppN1P/*1PPPP1/**R1BQK/**1**** w - - 0 3 origin=(-1,0)"
+        );
+        let q = play(&p, &["Nb5 @(-1,2)"]);
+        assert!(q.board.contains(Square::new(-1, 2)));
+    }
+
+    #[test]
+    fn bu5_sliders_stop_at_gaps_knights_leap() {
+        // The rook on a1 cannot cross the gap at b1; the knight on b3 leaps
+        // to d2 and to (0,2) once that square exists.
+        let p = pos("4k/5/1N3/5/R*2K w - - 0 1");
+        let t = texts(&p);
+        assert!(t.iter().any(|m| m.starts_with("Ra2 ")), "{t:?}");
+        assert!(!t
+            .iter()
+            .any(|m| m.starts_with("Rb1 ") || m.starts_with("Rc1 ")));
+        assert!(t.iter().any(|m| m.starts_with("Nd2 ")));
+        assert!(!t.iter().any(|m| m.starts_with("N(0,")));
+        // No piece may land on a gap.
+        assert!(p.parse_move("Rb1 @(0,3)").is_err());
+        let q = play(&p, &["Kd2 @b1", "Ke4 @(0,2)"]);
+        assert!(q.parse_move("N(0,2) @(0,3)").is_ok());
+        // The added square opened the rank.
+        assert!(q.parse_move("Rc1 @(0,3)").is_ok());
+    }
+
+    #[test]
+    fn bu6_placement_gives_check() {
+        // The rook on a3 faces the black king over the gap d3 (light):
+        // White adds it and gives check.
+        let p = pos("5/5/R2*k/5/K4 w - - 0 1");
+        let m = p.parse_move("Kb1 @d3").unwrap();
+        assert_eq!(p.move_text(&m), "Kb1 @d3+");
+        assert!(p.play(&m).unwrap().is_check());
+    }
+
+    #[test]
+    fn bu6_placement_exposing_own_king_is_illegal() {
+        // White's king on e3 and the black rook on a3 face each other over
+        // the light gap d3: while the king stays on rank 3, White may not
+        // add d3.
+        let p = pos("k4/5/r2*K/5/4N w - - 0 1");
+        let e = p.parse_move("Nc2 @d3").unwrap_err();
+        assert!(e.to_string().contains("white king"), "{e}");
+        assert_eq!(err_rule(e), Some("BU-6"));
+        assert!(p.parse_move("Nc2 @(0,3)").is_ok());
+        assert!(p.parse_move("Ke4 @d3").is_ok());
+        assert!(p.parse_move("Kd4 @d3").is_ok());
+        let d3 = Some(Square::new(4, 3));
+        assert!(p.legal_moves().iter().all(|m| {
+            let m = m.piece().unwrap();
+            m.place != d3 || m.role == Role::King
+        }));
+        // Playing the move value with the closed placement says why.
+        let mut m = p.parse_move("Nc2 @(0,3)").unwrap().piece().unwrap().clone();
+        m.place = d3;
+        assert!(matches!(
+            p.play(&Move::Piece(m)),
+            Err(PlayError::Illegal {
+                rule: Some("BU-6"),
+                ..
+            })
+        ));
+        // Black cannot add the light d3 at all.
+        let q = pos("k4/5/r2*K/5/4N b - - 0 1");
+        assert_eq!(err_rule(q.parse_move("Rb3 @d3").unwrap_err()), Some("BU-3"));
+    }
+
+    #[test]
+    fn bu6_only_the_first_gap_and_only_addable_gaps() {
+        // Two gaps between the rook and the king: adding the light one
+        // leaves the dark one closed.
+        let p = pos("4k/5/r**1K/5/4N w - - 0 1");
+        assert!(p.parse_move("Nc2 @b3").is_ok());
+        // The light d3 lies between the black bishop on e4 and the king on
+        // b1, but shares no edge with the board: nobody can add it, so it
+        // closes nothing.
+        let p = pos("k4/3*b/2***/3*1/1K3 w - - 0 1");
+        let turns = Turns::new(&p);
+        assert!(turns.parts.iter().all(|part| part.closed.is_empty()));
+        assert!(!turns.placements.contains(&Square::new(4, 3)));
+    }
+
+    #[test]
+    fn bu7_promotion_on_rank_five_whatever_the_board() {
+        // The board has grown above rank 5; the pawn still promotes on c5.
+        let p = pos("**k**/**1**/2P2/5/5/K4 w - - 0 1");
+        let t = texts(&p);
+        assert!(
+            t.iter()
+                .any(|m| m.starts_with("c5=Q+ @") || m.starts_with("c5=Q @")),
+            "{t:?}"
+        );
+        assert!(!t.iter().any(|m| m.starts_with("c5 @")));
+        // A pawn on or beyond its promotion rank cannot stand on the board.
+        assert!(Position::from_text(Variant::Building, "**k**/**P**/5/5/5/K4 w - - 0 1").is_err());
+        assert!(Position::from_text(Variant::Building, "4k/5/5/5/K3p w - - 0 1").is_err());
+        // Black promotes on rank 1 though the board goes lower.
+        let p = pos("4k/5/5/p4/4K/1**** b - - 0 1 origin=(1,0)");
+        let m = p.parse_move("a1=N @(0,2)").unwrap();
+        assert_eq!(p.move_text(&m), "a1=N @(0,2)");
+    }
+
+    #[test]
+    fn bu8_no_legal_turn_without_a_placement() {
+        // A diamond board: every square on its rim is dark, so every square
+        // next to it is light and Black has nothing to add. The black king
+        // can step, but a turn needs a placement too.
+        let stalemate = pos("**k**/*3*/5/*3*/**K** b - - 0 1");
+        assert!(stalemate.legal_moves().is_empty());
+        let o = stalemate.outcome().unwrap();
+        assert_eq!(
+            (o.result, o.reason.as_str(), o.rule),
+            (GameResult::Draw, "stalemate", "BU-8")
+        );
+        let mate = pos("**k**/*3*/2R2/*3*/**K** b - - 0 1");
+        assert!(mate.is_check());
+        let o = mate.outcome().unwrap();
+        assert_eq!(
+            (o.result, o.reason.as_str(), o.rule),
+            (GameResult::WhiteWins, "checkmate", "BU-8")
+        );
+        // White, to move there, has placements.
+        let white = pos("**k**/*3*/5/*3*/**K** w - - 0 1");
+        assert!(!white.legal_moves().is_empty());
+    }
+
+    #[test]
+    fn bu8_checkmate() {
+        // The rook on a1 checks the king on a5; the queen covers b4 and b5.
+        let p = pos("k4/2Q2/5/5/R3K b - - 0 1");
+        assert!(p.is_check());
+        let o = p.outcome().unwrap();
+        assert_eq!(
+            (o.result, o.reason.as_str(), o.rule),
+            (GameResult::WhiteWins, "checkmate", "BU-8")
+        );
+    }
+
+    #[test]
+    fn repetition_cannot_happen() {
+        // Rules notation: the board grows every turn, so no position
+        // repeats.
+        let p = Position::start(Variant::Building);
+        let q = play(&p, &["Nc3 @f3", "Na3 @(0,2)", "Nb1 @f1", "Nb5 @(0,4)"]);
+        assert_eq!(q.board.square_count(), 29);
+        assert_ne!(p.repetition_key(), q.repetition_key());
+    }
+
+    #[test]
+    fn notation_forms() {
+        let p = Position::start(Variant::Building);
+        let canonical = p.move_text(&p.parse_move("Nb1-c3 @f3").unwrap());
+        assert_eq!(canonical, "Nc3 @f3");
+        for t in ["Nc3@f3", "Nb1-c3@f3", "Nc3 @ f3", "Nb1c3 @f3", "Nc3 @(6,3)"] {
+            assert_eq!(p.move_text(&p.parse_move(t).unwrap()), canonical, "{t}");
+        }
+        let m = p.parse_move("e2-e3 @(0,3)").unwrap();
+        assert_eq!(p.move_text(&m), "e3 @(0,3)");
+        assert!(p.parse_move("O-O @f3").is_err());
     }
 }
