@@ -2,6 +2,7 @@
 //! subcommand, error printing and exit codes (0 success; 1 a rule said no;
 //! 2 usage, parse or I/O error). `main.rs` only calls [`main`].
 
+pub mod diagram;
 pub mod man;
 pub mod moves;
 pub mod perft;
@@ -31,6 +32,7 @@ pub enum Command {
     Rules(rules::Args),
     Perft(perft::Args),
     Moves(moves::Args),
+    Diagram(diagram::Args),
 }
 
 /// A failed command: what to print and the exit code.
@@ -121,6 +123,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Rules(a) => rules::run(a, out),
         Command::Perft(a) => perft::run(a, out),
         Command::Moves(a) => moves::run(a, out),
+        Command::Diagram(a) => diagram::run(a, out),
     }
 }
 
