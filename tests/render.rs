@@ -846,3 +846,42 @@ fn html_page_is_self_contained() {
     }
     assert!(page.contains("ArrowRight") && page.contains("id=\"next\""));
 }
+
+#[test]
+fn svg_flipped_puts_a1_top_right() {
+    let pos = start(Variant::Chess);
+    let rect_of = |svg: &str, sq: &str| -> (i64, i64) {
+        let doc = roxmltree::Document::parse(svg).unwrap();
+        let n = doc
+            .descendants()
+            .find(|n| n.has_tag_name("rect") && n.attribute("data-square") == Some(sq))
+            .unwrap();
+        (
+            n.attribute("x").unwrap().parse().unwrap(),
+            n.attribute("y").unwrap().parse().unwrap(),
+        )
+    };
+    let normal = text(render::render(&pos, Format::Svg, &Options::default()));
+    let flipped = text(render::render(
+        &pos,
+        Format::Svg,
+        &Options {
+            flip: true,
+            ..Options::default()
+        },
+    ));
+    assert_eq!(rect_of(&normal, "a1"), (54, 710));
+    assert_eq!(rect_of(&flipped, "a1"), (754, 10));
+    assert_eq!(rect_of(&flipped, "h8"), (54, 710));
+    // Without coordinates the board starts at the margin.
+    let bare = text(render::render(
+        &pos,
+        Format::Svg,
+        &Options {
+            coordinates: false,
+            ..Options::default()
+        },
+    ));
+    assert_eq!(rect_of(&bare, "a8"), (10, 10));
+    assert!(!bare.contains("class=\"coord\""));
+}
