@@ -3,6 +3,7 @@
 //! 2 usage, parse or I/O error). `main.rs` only calls [`main`].
 
 pub mod claim;
+pub mod diagram;
 pub mod draw;
 pub mod game;
 pub mod history;
@@ -50,6 +51,7 @@ pub enum Command {
     Draw(draw::Args),
     Claim(claim::Args),
     Takeback(takeback::Args),
+    Diagram(diagram::Args),
 }
 
 /// A failed command: what to print and the exit code.
@@ -149,6 +151,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Draw(a) => draw::run(a, out),
         Command::Claim(a) => claim::run(a, out),
         Command::Takeback(a) => takeback::run(a, out),
+        Command::Diagram(a) => diagram::run(a, out),
     }
 }
 

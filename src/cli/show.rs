@@ -1,11 +1,12 @@
 //! `postal show FILE`: the current position of a game (or the one after
-//! `--ply N`) as an ASCII or Unicode diagram, position text, or JSON.
+//! `--ply N`) as an ASCII or Unicode diagram with the game's state, an SVG
+//! or PNG image (last move and check highlighted), position text, or JSON.
 
 use super::game::{clock, load, players, standing, TIME_HELP};
-use super::{emit, CliError};
+use super::CliError;
 use crate::game::clock::format_time;
 use crate::game::Game;
-use crate::render::{ascii, unicode, Options};
+use crate::render::{self, ascii, unicode, Options};
 use chrono::{DateTime, Utc};
 use std::io::Write;
 use std::path::PathBuf;
@@ -21,6 +22,10 @@ pub enum Format {
     Fen,
     /// The position and the game's state as JSON.
     Json,
+    /// An SVG image of the board.
+    Svg,
+    /// A PNG image of the board (write it with -o).
+    Png,
 }
 
 /// Show a game's position.
@@ -97,25 +102,48 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         )));
     }
     let pos = &game.positions()[ply];
-    let opts = Options { flip: args.flip };
-    let text = match args.format {
+    // The move that led here, for highlighting: its canonical text read
+    // back on the position before it.
+    let last = ply.checked_sub(1).and_then(|i| {
+        game.positions()[i]
+            .parse_move(&game.moves()[i].canonical)
+            .ok()
+    });
+    let opts = Options {
+        flip: args.flip,
+        ..Options::for_position(pos, last.as_ref())
+    };
+    let bytes = match args.format {
         Format::Ascii => format!(
             "{}\n{}",
-            ascii::board(&pos.board, opts),
+            ascii::board(&pos.board, opts.clone()),
             caption(&game, ply, now)
-        ),
+        )
+        .into_bytes(),
         Format::Unicode => format!(
             "{}\n{}",
-            unicode::board(&pos.board, opts),
+            unicode::board(pos, &opts),
             caption(&game, ply, now)
-        ),
-        Format::Fen => format!("{}\n", pos.to_text()),
-        Format::Json => json(&game, ply, now),
+        )
+        .into_bytes(),
+        Format::Svg => render::render(pos, render::Format::Svg, &opts),
+        Format::Png => {
+            if args.output.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+                return Err(CliError::usage(
+                    "a PNG image is not for the terminal: write it with -o FILE",
+                ));
+            }
+            render::render(pos, render::Format::Png, &opts)
+        }
+        Format::Fen => format!("{}\n", pos.to_text()).into_bytes(),
+        Format::Json => json(&game, ply, now).into_bytes(),
     };
     match &args.output {
         Some(path) => {
-            std::fs::write(path, text).map_err(|e| CliError::io(&path.display().to_string(), e))
+            std::fs::write(path, bytes).map_err(|e| CliError::io(&path.display().to_string(), e))
         }
-        None => emit(out, &text),
+        None => out
+            .write_all(&bytes)
+            .map_err(|e| CliError::io("<stdout>", e)),
     }
 }

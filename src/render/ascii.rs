@@ -9,13 +9,14 @@
 //! Upper case White, lower case Black, `.` an empty square, a blank a
 //! square that is not on the board (Building Chess), a stack as its
 //! letters (`PPNB`, columns widen to fit), and the Corral prison on a line
-//! of its own below the board.
+//! of its own below the board. The board lines stay exactly in the page
+//! style, so `verify` can read them back; highlights (check, last move)
+//! are said in words under the board.
 
-use super::Options;
+use super::{status_lines, Diagram, Options};
 use crate::board::Board;
 use crate::piece::Stack;
 use crate::position::Position;
-use crate::square::Square;
 
 fn cell_text(cell: Option<Stack>) -> String {
     match cell {
@@ -25,69 +26,77 @@ fn cell_text(cell: Option<Stack>) -> String {
     }
 }
 
-fn file_label(file: i16) -> String {
-    Square::new(file, 1)
-        .file_char()
-        .map(|c| c.to_string())
-        .unwrap_or_else(|| format!("({file})"))
-}
-
-/// The board alone, with rank numbers on the right and file letters below.
-pub fn board(board: &Board, opts: Options) -> String {
-    let (minf, minr, maxf, maxr) = board.bounds();
-    let mut files: Vec<i16> = (minf..=maxf).collect();
-    let mut ranks: Vec<i16> = (minr..=maxr).rev().collect();
-    if opts.flip {
-        files.reverse();
-        ranks.reverse();
-    }
-    let width = files
+/// Lays out a diagram as text, `cell` writing what stands on a square
+/// (`None`: a hole). Columns are as wide as their widest entry, so stacks
+/// and labels like `(0)` fit; widths count characters, not bytes.
+pub(crate) fn grid(diagram: &Diagram, cell: impl Fn(Option<Stack>) -> String) -> String {
+    let texts: Vec<Vec<String>> = (0..diagram.ranks.len())
+        .map(|row| {
+            (0..diagram.files.len())
+                .map(|col| cell(diagram.cell_at(col, row).map(|c| c.stack)))
+                .collect()
+        })
+        .collect();
+    let labels: Vec<String> = (0..diagram.files.len())
+        .map(|c| diagram.file_label(c))
+        .collect();
+    let width = texts
         .iter()
-        .flat_map(|&f| (minr..=maxr).map(move |r| (f, r)))
-        .map(|(f, r)| cell_text(board.get(Square::new(f, r))).len())
-        .chain(files.iter().map(|&f| file_label(f).len()))
+        .flatten()
+        .chain(labels.iter().filter(|_| diagram.coordinates))
+        .map(|t| t.chars().count())
         .max()
         .unwrap_or(1);
+    let pad = |t: &str| format!("{t}{}", " ".repeat(width - t.chars().count()));
     let mut out = String::new();
-    for &r in &ranks {
+    for (row, line_cells) in texts.iter().enumerate() {
         let mut line = String::new();
-        for &f in &files {
+        for t in line_cells {
             line.push(' ');
-            line.push_str(&format!(
-                "{:<width$}",
-                cell_text(board.get(Square::new(f, r)))
-            ));
+            line.push_str(&pad(t));
         }
         out.push_str(line.trim_end());
-        out.push_str(&format!("  {r}\n"));
+        if diagram.coordinates {
+            out.push_str(&format!("  {}", diagram.rank_label(row)));
+        }
+        out.push('\n');
     }
-    out.push('\n');
-    let mut line = String::new();
-    for &f in &files {
-        line.push(' ');
-        line.push_str(&format!("{:<width$}", file_label(f)));
+    if diagram.coordinates {
+        out.push('\n');
+        let mut line = String::new();
+        for l in &labels {
+            line.push(' ');
+            line.push_str(&pad(l));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
     }
-    out.push_str(line.trim_end());
-    out.push('\n');
-    if board.has_prison() {
+    if let Some((prison, _)) = &diagram.prison {
         out.push_str(&format!(
             "\n prison (below c5): {}\n",
-            cell_text(board.get(Square::PRISON))
+            cell(Some(prison.stack))
         ));
     }
     out
 }
 
-/// The board of a position and whose move it is.
+/// The board alone, with rank numbers on the right and file letters below.
+pub fn board(board: &Board, opts: Options) -> String {
+    grid(&Diagram::new(board, None, &opts), cell_text)
+}
+
+/// The board of a position, whose move it is, and the highlights in words.
 pub fn position(pos: &Position, opts: Options) -> String {
-    let mut out = board(&pos.board, opts);
-    out.push_str(&format!("\n{} to move\n", pos.turn));
+    let mut out = grid(&Diagram::of_position(pos, &opts), cell_text);
+    out.push('\n');
+    out.push_str(&status_lines(pos.turn, &opts));
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::square::Square;
     use crate::variant::Variant;
 
     #[test]
@@ -98,7 +107,13 @@ mod tests {
         assert_eq!(lines[0], " r n b q k b n r  8");
         assert_eq!(lines[7], " R N B Q K B N R  1");
         assert_eq!(lines[9], " a b c d e f g h");
-        let flipped = board(&p.board, Options { flip: true });
+        let flipped = board(
+            &p.board,
+            Options {
+                flip: true,
+                ..Options::default()
+            },
+        );
         assert_eq!(flipped.lines().next(), Some(" R N B K Q B N R  1"));
     }
 
@@ -108,5 +123,28 @@ mod tests {
         b.add_square(Square::new(0, 1));
         let text = board(&b, Options::default());
         assert_eq!(text, "     .   .  2\n .   .   .  1\n\n (0) a   b\n");
+    }
+
+    #[test]
+    fn without_coordinates() {
+        let p = Position::start(Variant::Gardner);
+        let opts = Options {
+            coordinates: false,
+            ..Options::default()
+        };
+        let text = board(&p.board, opts);
+        assert_eq!(text.lines().next(), Some(" r n b q k"));
+        assert_eq!(text.lines().count(), 5);
+    }
+
+    #[test]
+    fn highlights_in_words() {
+        let p = Position::from_text(Variant::Chess, "4k3/8/8/8/8/8/8/4R1K1 b - - 0 1").unwrap();
+        let opts = Options {
+            last_move: Some((Square::new(1, 1), Square::new(5, 1))),
+            ..Options::for_position(&p, None)
+        };
+        let text = position(&p, opts);
+        assert!(text.ends_with("\nBlack to move, in check (e8)\nlast move from a1 to e1\n"));
     }
 }

@@ -1,14 +1,354 @@
 //! Diagrams of positions: ASCII (the style of the rule pages, readable in a
-//! plain-text mail) and the other renderings, all walking the board by its
-//! geometry, so grown Building boards, Corral stacks and the prison draw
-//! the same way as a plain 8x8 board.
+//! plain-text mail), Unicode chess glyphs, SVG, PNG (the SVG rasterised by
+//! resvg with a built-in font), and an HTML page that replays a game.
+//!
+//! Every output walks the board through one [`Diagram`]: the columns and
+//! rows in the order they are drawn (flipped for Black's view), each square
+//! with what stands on it and whether it is highlighted, the Corral prison
+//! and the legend of fairy pieces. So a grown Building board (holes drawn
+//! as gaps), Corral stacks and the prison draw the same way in every
+//! format as a plain 8x8 board.
+//!
+//! The one entry point for a single position is [`render`]; a whole game
+//! is [`html::game`].
 
 pub mod ascii;
+pub mod glyphs;
+pub mod html;
+pub mod png;
+pub mod svg;
 pub mod unicode;
 
+use crate::board::Board;
+use crate::color::Color;
+use crate::mv::Move;
+use crate::piece::{Role, Stack};
+use crate::position::Position;
+use crate::square::Square;
+use crate::variant::Variant;
+
+/// An output format of [`render`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Letters, as on the rule pages (upper case White).
+    Ascii,
+    /// Chess glyphs (♔ ♚ ...), circled letters for the fairy pieces.
+    Unicode,
+    Svg,
+    Png,
+}
+
+impl Format {
+    pub const ALL: [Format; 4] = [Format::Ascii, Format::Unicode, Format::Svg, Format::Png];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Ascii => "ascii",
+            Format::Unicode => "unicode",
+            Format::Svg => "svg",
+            Format::Png => "png",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(name))
+    }
+
+    /// True for the formats that are text (ASCII, Unicode, SVG).
+    pub fn is_text(self) -> bool {
+        self != Format::Png
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Pixels per square of SVG and PNG output when [`Options::size`] is 0.
+pub const DEFAULT_SQUARE_PIXELS: u32 = 40;
+
 /// Options common to every rendering.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Draw the board from Black's side.
     pub flip: bool,
+    /// The squares the last move went from and to, highlighted.
+    pub last_move: Option<(Square, Square)>,
+    /// Squares of kings in check, highlighted.
+    pub check: Vec<Square>,
+    /// File letters and rank numbers on the edges.
+    pub coordinates: bool,
+    /// Pixels per square of SVG and PNG output (0: [`DEFAULT_SQUARE_PIXELS`]).
+    pub size: u32,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            flip: false,
+            last_move: None,
+            check: Vec::new(),
+            coordinates: true,
+            size: DEFAULT_SQUARE_PIXELS,
+        }
+    }
+}
+
+impl Options {
+    /// Options that highlight what a position shows: the kings in check.
+    /// `last` is the move that led to the position, if known.
+    pub fn for_position(pos: &Position, last: Option<&Move>) -> Options {
+        Options {
+            last_move: last.map(|m| (m.from(), m.to())),
+            check: check_squares(pos),
+            ..Options::default()
+        }
+    }
+
+    /// Pixels per square, never 0.
+    pub fn square_pixels(&self) -> u32 {
+        if self.size == 0 {
+            DEFAULT_SQUARE_PIXELS
+        } else {
+            self.size
+        }
+    }
+}
+
+/// The squares of the side to move's kings when it is in check: the kings
+/// that are attacked, or all its kings when the variant's notion of check
+/// names none in particular.
+pub fn check_squares(pos: &Position) -> Vec<Square> {
+    if !pos.is_check() {
+        return Vec::new();
+    }
+    let kings = pos.find(pos.turn, Role::King);
+    let attacked: Vec<Square> = kings
+        .iter()
+        .filter(|&&i| pos.is_attacked(i, !pos.turn))
+        .map(|&i| pos.board.square(i))
+        .collect();
+    if attacked.is_empty() {
+        kings.iter().map(|&i| pos.board.square(i)).collect()
+    } else {
+        attacked
+    }
+}
+
+/// Renders one position in a format: UTF-8 text for ASCII, Unicode and
+/// SVG, PNG bytes for PNG.
+pub fn render(pos: &Position, format: Format, opts: &Options) -> Vec<u8> {
+    match format {
+        Format::Ascii => ascii::position(pos, opts.clone()).into_bytes(),
+        Format::Unicode => unicode::position(pos, opts).into_bytes(),
+        Format::Svg => svg::position(pos, opts).into_bytes(),
+        Format::Png => png::position(pos, opts),
+    }
+}
+
+/// One square of a diagram, in drawing order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
+    pub square: Square,
+    /// Column and row in the drawing (0, 0 is top left).
+    pub col: usize,
+    pub row: usize,
+    pub stack: Stack,
+    pub light: bool,
+    /// The last move started or ended here.
+    pub last_move: bool,
+    /// A king in check stands here.
+    pub check: bool,
+}
+
+/// A board laid out for drawing: what every format walks.
+#[derive(Clone, Debug)]
+pub struct Diagram {
+    pub variant: Option<Variant>,
+    /// File of each column, left to right as drawn.
+    pub files: Vec<i16>,
+    /// Rank of each row, top to bottom as drawn.
+    pub ranks: Vec<i16>,
+    /// The squares on the board, row by row; holes have no cell.
+    pub cells: Vec<Cell>,
+    /// The Corral prison (CO-1), when the board has one, and the column it
+    /// is drawn under (the c file's, "below c5").
+    pub prison: Option<(Cell, usize)>,
+    pub coordinates: bool,
+    /// Fairy pieces to name in a legend (rules differ from FIDE's).
+    pub legend: Vec<Role>,
+}
+
+impl Diagram {
+    /// Lays out a board. `variant` decides the glyph set and the legend.
+    pub fn new(board: &Board, variant: Option<Variant>, opts: &Options) -> Diagram {
+        let (minf, minr, maxf, maxr) = board.bounds();
+        let mut files: Vec<i16> = (minf..=maxf).collect();
+        let mut ranks: Vec<i16> = (minr..=maxr).rev().collect();
+        if opts.flip {
+            files.reverse();
+            ranks.reverse();
+        }
+        let cell = |square: Square, col: usize, row: usize, stack: Stack| Cell {
+            square,
+            col,
+            row,
+            stack,
+            // The prison is off the grid: no checkerboard colour.
+            light: !square.is_prison() && square.is_light(),
+            last_move: opts
+                .last_move
+                .is_some_and(|(a, b)| a == square || b == square),
+            check: opts.check.contains(&square),
+        };
+        let mut cells = Vec::new();
+        for (row, &r) in ranks.iter().enumerate() {
+            for (col, &f) in files.iter().enumerate() {
+                let sq = Square::new(f, r);
+                if let Some(stack) = board.get(sq) {
+                    cells.push(cell(sq, col, row, stack));
+                }
+            }
+        }
+        let prison = board.get(Square::PRISON).map(|stack| {
+            // CO-1: the prison lies below c5; draw it under the c file.
+            let col = files
+                .iter()
+                .position(|&f| f == 3)
+                .unwrap_or(files.len() / 2);
+            (cell(Square::PRISON, col, ranks.len(), stack), col)
+        });
+        let mut legend: Vec<Role> = match variant {
+            Some(Variant::Disintegration) => vec![Role::Fyetin],
+            Some(Variant::Kristensen) => vec![Role::Rook, Role::Bishop, Role::Barrier],
+            _ => Vec::new(),
+        };
+        for role in [Role::Fyetin, Role::Barrier] {
+            let present = board.occupied().any(|(_, st)| st.roles().contains(role));
+            if present && !legend.contains(&role) {
+                legend.push(role);
+            }
+        }
+        Diagram {
+            variant,
+            files,
+            ranks,
+            cells,
+            prison,
+            coordinates: opts.coordinates,
+            legend,
+        }
+    }
+
+    /// Lays out a position's board.
+    pub fn of_position(pos: &Position, opts: &Options) -> Diagram {
+        Diagram::new(&pos.board, Some(pos.variant), opts)
+    }
+
+    /// The label of a column: its file letter, or `(n)` off the a-z grid.
+    pub fn file_label(&self, col: usize) -> String {
+        file_label(self.files[col])
+    }
+
+    /// The label of a row: its rank number.
+    pub fn rank_label(&self, row: usize) -> String {
+        self.ranks[row].to_string()
+    }
+
+    /// The cell at a column and row, if that square is on the board.
+    pub fn cell_at(&self, col: usize, row: usize) -> Option<&Cell> {
+        let i = self
+            .cells
+            .binary_search_by(|c| (c.row, c.col).cmp(&(row, col)))
+            .ok()?;
+        self.cells.get(i)
+    }
+
+    /// True when the variant's rook and bishop are Kristensen's (KR-3,
+    /// KR-4), drawn with their own glyphs.
+    pub fn kristensen(&self) -> bool {
+        self.variant == Some(Variant::Kristensen)
+    }
+}
+
+/// A file's label: its letter, or `(n)` for files off the a-z grid (a
+/// grown Building board).
+pub fn file_label(file: i16) -> String {
+    Square::new(file, 1)
+        .file_char()
+        .map(|c| c.to_string())
+        .unwrap_or_else(|| format!("({file})"))
+}
+
+/// Whose move it is and what the highlights mean, under a text board.
+fn status_lines(turn: Color, opts: &Options) -> String {
+    let mut out = format!("{turn} to move");
+    if !opts.check.is_empty() {
+        let squares: Vec<String> = opts.check.iter().map(|s| s.to_string()).collect();
+        out.push_str(&format!(", in check ({})", squares.join(", ")));
+    }
+    out.push('\n');
+    if let Some((from, to)) = opts.last_move {
+        out.push_str(&format!("last move from {from} to {to}\n"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_follows_the_geometry() {
+        let p = Position::start(Variant::Gardner);
+        let d = Diagram::of_position(&p, &Options::default());
+        assert_eq!(d.files, vec![1, 2, 3, 4, 5]);
+        assert_eq!(d.ranks, vec![5, 4, 3, 2, 1]);
+        assert_eq!(d.cells.len(), 25);
+        assert_eq!(d.cell_at(0, 0).map(|c| c.square), Some(Square::new(1, 5)));
+        let flipped = Diagram::of_position(
+            &p,
+            &Options {
+                flip: true,
+                ..Options::default()
+            },
+        );
+        assert_eq!(
+            flipped.cell_at(0, 0).map(|c| c.square),
+            Some(Square::new(5, 1))
+        );
+    }
+
+    #[test]
+    fn holes_have_no_cell() {
+        let mut b = Board::rect(2, 2);
+        b.add_square(Square::new(0, 1));
+        let d = Diagram::new(&b, None, &Options::default());
+        assert_eq!(d.files, vec![0, 1, 2]);
+        assert_eq!(d.cells.len(), 5);
+        assert!(d.cell_at(0, 0).is_none());
+        assert_eq!(d.file_label(0), "(0)");
+    }
+
+    #[test]
+    fn check_highlights_the_attacked_king() {
+        let p = Position::from_text(Variant::Chess, "4k3/8/8/8/8/8/8/4K2R b K - 0 1").unwrap();
+        assert!(check_squares(&p).is_empty());
+        let p = Position::from_text(Variant::Chess, "4k3/8/8/8/8/8/8/4R1K1 b - - 0 1").unwrap();
+        assert_eq!(check_squares(&p), vec![Square::new(5, 8)]);
+    }
+
+    #[test]
+    fn formats_by_name() {
+        for f in Format::ALL {
+            assert_eq!(Format::from_name(f.name()), Some(f));
+        }
+        assert_eq!(Format::from_name("PNG"), Some(Format::Png));
+        assert_eq!(Format::from_name("gif"), None);
+    }
 }

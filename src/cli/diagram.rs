@@ -1,0 +1,81 @@
+//! `postal diagram VARIANT`: draws a position (the start, `--position
+//! TEXT`, then `--moves MOVETEXT` played on it) as ASCII, Unicode, SVG or
+//! PNG. After `--moves`, the last move and a king in check are
+//! highlighted. `--format html` writes the page that replays the moves.
+
+use super::{emit, start_position, variant_arg, CliError};
+use crate::mv::Move;
+use crate::notation::movetext;
+use crate::render::{self, html, Format, Options};
+use clap::builder::PossibleValuesParser;
+use std::io::Write;
+
+/// Draw a position as a diagram.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The variant (see `postal variants`).
+    pub variant: String,
+    /// Start from this position text instead of the start position.
+    #[arg(long, value_name = "TEXT")]
+    pub position: Option<String>,
+    /// Play these moves first (move numbers optional).
+    #[arg(long, value_name = "MOVETEXT")]
+    pub moves: Option<String>,
+    /// Output format: a diagram of the position, or (html) a page that
+    /// replays the moves.
+    #[arg(long, default_value = "ascii", value_parser = PossibleValuesParser::new(["ascii", "unicode", "svg", "png", "html"]))]
+    pub format: String,
+    /// Draw the board from Black's side.
+    #[arg(long)]
+    pub flip: bool,
+    /// Leave out the file letters and rank numbers.
+    #[arg(long)]
+    pub no_coordinates: bool,
+    /// Pixels per square of SVG and PNG output.
+    #[arg(long, value_name = "PIXELS", default_value_t = render::DEFAULT_SQUARE_PIXELS, value_parser = clap::value_parser!(u32).range(8..=400))]
+    pub size: u32,
+    /// Write the diagram to this file instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<String>,
+}
+
+pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let v = variant_arg(&args.variant)?;
+    let from = start_position(v, args.position.as_deref(), None)?;
+    let pos = start_position(v, args.position.as_deref(), args.moves.as_deref())?;
+    // start_position has just played the movetext, so this cannot fail.
+    let moves: Vec<Move> = match args.moves.as_deref() {
+        Some(text) => movetext::play(&from, text)
+            .map(|played| played.into_iter().map(|(m, _)| m).collect())
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
+    let opts = Options {
+        flip: args.flip,
+        coordinates: !args.no_coordinates,
+        size: args.size,
+        ..Options::for_position(&pos, moves.last())
+    };
+    let bytes = if args.format == "html" {
+        let info = html::GameInfo {
+            start_ply: moves.len(),
+            ..html::GameInfo::default()
+        };
+        html::game(&from, &moves, &info, &opts)
+            .map_err(|e| CliError::rule(e.to_string()))?
+            .into_bytes()
+    } else {
+        let format = Format::from_name(&args.format)
+            .ok_or_else(|| CliError::usage(format!("unknown format {:?}", args.format)))?;
+        render::render(&pos, format, &opts)
+    };
+    match &args.output {
+        Some(path) => std::fs::write(path, &bytes).map_err(|e| CliError::io(path, e)),
+        None => match String::from_utf8(bytes) {
+            Ok(text) => emit(out, &text),
+            Err(e) => out
+                .write_all(e.as_bytes())
+                .map_err(|e| CliError::io("<stdout>", e)),
+        },
+    }
+}

@@ -1,0 +1,417 @@
+//! SVG diagrams. Squares are `<rect class="sq light|dark">` with a
+//! `data-square` name, so a stylesheet can recolour them; each glyph is
+//! defined once in `<defs>` and placed with `<use>`; the pieces of one
+//! square are a `<g data-square=.. data-pieces=..>` (a Corral stack shows
+//! every piece, smaller, with a count); the ASCII board is in `<desc>`.
+//! Holes of a Building board are gaps; the Corral prison is a cell drawn
+//! under the c file; a legend under the board names the fairy pieces.
+//!
+//! Lengths are in units of 1/100 of a square; the `width` and `height`
+//! attributes scale that to [`Options::size`] pixels per square.
+
+use super::{glyphs, Cell, Diagram, Options};
+use crate::color::Color;
+use crate::piece::{Piece, Stack};
+use crate::position::Position;
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+/// Units per square.
+pub const UNIT: i64 = 100;
+/// Margin around everything.
+const PAD: i64 = 10;
+/// Width of the rank-number band and height of the file-letter band.
+const COORD: i64 = 44;
+/// Height of one legend line, and the size of its glyph.
+const LEGEND_LINE: i64 = 56;
+const LEGEND_GLYPH: i64 = 50;
+/// Font sizes, and a generous estimate of a character's width, used to
+/// make room for the legend's text.
+const COORD_FONT: i64 = 26;
+const LEGEND_FONT: i64 = 22;
+const CHAR_WIDTH: f64 = 0.56;
+
+/// The font the text asks for: the one built into the PNG renderer, then
+/// whatever a browser has.
+pub const FONT_FAMILY: &str = "Go, 'DejaVu Sans', Arial, sans-serif";
+
+/// The stylesheet of the squares and highlights.
+pub const STYLE: &str = ".light{fill:#ede2c8}.dark{fill:#b0885e}.prison{fill:#8d8a84}\
+.last{fill:#f2cf3a;fill-opacity:0.5}.check{fill:url(#check)}\
+.coord{fill:#4a4a4a}.legend{fill:#222}";
+
+/// The red glow under a king in check.
+const CHECK_GRADIENT: &str = "<radialGradient id=\"check\"><stop offset=\"0\" stop-color=\"#ff1a1a\" stop-opacity=\"1\"/><stop offset=\"0.5\" stop-color=\"#e41010\" stop-opacity=\"0.8\"/><stop offset=\"1\" stop-color=\"#a00\" stop-opacity=\"0\"/></radialGradient>";
+
+/// Escapes text for XML content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Where things go in a drawing of a diagram.
+struct Layout {
+    /// Top-left corner of the board.
+    x0: i64,
+    y0: i64,
+    /// Top of the prison row, if any.
+    prison_y: Option<i64>,
+    /// The legend: each fairy piece's top and its text in lines.
+    legend: Vec<(i64, Vec<String>)>,
+    width: i64,
+    height: i64,
+}
+
+fn text_width(text: &str, font: i64) -> i64 {
+    (text.chars().count() as f64 * font as f64 * CHAR_WIDTH).ceil() as i64
+}
+
+/// Breaks text into lines of at most `width` units at spaces.
+fn wrap(text: &str, width: i64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if text_width(&format!("{line} {word}"), LEGEND_FONT) <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+/// The prison's label, in two lines beside its cell.
+const PRISON_LABEL: [&str; 2] = ["prison", "(below c5)"];
+/// Line height of legend text.
+const LEGEND_LEADING: i64 = 28;
+/// The narrowest the legend's text may be, in units.
+const LEGEND_MIN_WIDTH: i64 = 380;
+
+fn layout(d: &Diagram) -> Layout {
+    let coord = if d.coordinates { COORD } else { 0 };
+    let x0 = PAD + coord;
+    let y0 = PAD;
+    let cols = d.files.len() as i64;
+    let rows = d.ranks.len() as i64;
+    let mut width = x0 + cols * UNIT + PAD;
+    let mut y = y0 + rows * UNIT + coord;
+    let prison_y = d.prison.as_ref().map(|(_, col)| {
+        let top = y + 20;
+        y = top + UNIT;
+        let label = PRISON_LABEL
+            .iter()
+            .map(|l| text_width(l, LEGEND_FONT))
+            .max();
+        width = width.max(x0 + (*col as i64 + 1) * UNIT + 16 + label.unwrap_or(0) + PAD);
+        top
+    });
+    let mut legend = Vec::new();
+    if !d.legend.is_empty() {
+        y += 20;
+        let text_x = x0 + LEGEND_GLYPH + 10;
+        let room = (cols * UNIT - LEGEND_GLYPH - 10).max(LEGEND_MIN_WIDTH);
+        for &role in &d.legend {
+            let lines = wrap(glyphs::legend_text(role, d.kristensen()), room);
+            let widest = lines.iter().map(|l| text_width(l, LEGEND_FONT)).max();
+            width = width.max(text_x + widest.unwrap_or(0) + PAD);
+            let height = (lines.len() as i64 * LEGEND_LEADING + 14).max(LEGEND_LINE);
+            legend.push((y, lines));
+            y += height;
+        }
+    }
+    Layout {
+        x0,
+        y0,
+        prison_y,
+        legend,
+        width,
+        height: y + PAD,
+    }
+}
+
+/// Where a cell's square is drawn: its top-left corner.
+fn cell_origin(l: &Layout, c: &Cell) -> (i64, i64) {
+    match l.prison_y {
+        Some(py) if c.square.is_prison() => (l.x0 + c.col as i64 * UNIT, py),
+        _ => (l.x0 + c.col as i64 * UNIT, l.y0 + c.row as i64 * UNIT),
+    }
+}
+
+/// The glyphs a diagram needs, in a stable order.
+fn pieces_used(d: &Diagram) -> BTreeSet<(Color, usize)> {
+    let mut set = BTreeSet::new();
+    let cells = d.cells.iter().chain(d.prison.iter().map(|(c, _)| c));
+    for c in cells {
+        for p in c.stack.pieces() {
+            set.insert((p.color, p.role.index()));
+        }
+    }
+    for &role in &d.legend {
+        set.insert((Color::White, role.index()));
+    }
+    set
+}
+
+/// `<defs>`: the check glow and the glyphs of `pieces`.
+pub fn defs(pieces: impl IntoIterator<Item = Piece>, kristensen: bool) -> String {
+    let mut out = String::from("<defs>");
+    out.push_str(CHECK_GRADIENT);
+    out.push('\n');
+    for p in pieces {
+        out.push_str(&glyphs::def(p, kristensen));
+        out.push('\n');
+    }
+    out.push_str("</defs>\n");
+    out
+}
+
+/// The pieces standing on one square: one glyph filling the square, or a
+/// stack's glyphs in a grid with a count in the corner.
+fn stack_svg(out: &mut String, x: i64, y: i64, square: &str, stack: Stack, kristensen: bool) {
+    let pieces: Vec<Piece> = stack.pieces().collect();
+    if pieces.is_empty() {
+        return;
+    }
+    let letters: String = pieces.iter().map(|p| p.char()).collect();
+    let _ = write!(
+        out,
+        "<g class=\"pieces\" data-square=\"{square}\" data-pieces=\"{letters}\">"
+    );
+    if pieces.len() == 1 {
+        let _ = write!(
+            out,
+            "<use href=\"#{}\" x=\"{x}\" y=\"{y}\"/>",
+            glyphs::id(pieces[0], kristensen)
+        );
+    } else {
+        // A grid of smaller glyphs in the lower left 86% of the square,
+        // leaving the top right corner to the count.
+        let n = pieces.len();
+        let k = (1..).find(|k| k * k >= n).unwrap_or(n) as i64;
+        let cell = UNIT * 86 / 100 / k;
+        let scale = cell as f64 / UNIT as f64;
+        let rows = (n as i64 + k - 1) / k;
+        let top = y + UNIT - rows * cell;
+        for (i, p) in pieces.iter().enumerate() {
+            let px = x + (i as i64 % k) * cell;
+            let py = top + (i as i64 / k) * cell;
+            let _ = write!(
+                out,
+                "<use href=\"#{}\" transform=\"translate({px} {py}) scale({scale:.4})\"/>",
+                glyphs::id(*p, kristensen)
+            );
+        }
+        let _ = write!(
+            out,
+            "<g class=\"count\"><circle cx=\"{}\" cy=\"{}\" r=\"14\" fill=\"#a01818\" stroke=\"#fff\" stroke-width=\"2\"/>\
+<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-family=\"{FONT_FAMILY}\" font-size=\"20\" font-weight=\"bold\" fill=\"#fff\">{n}</text></g>",
+            x + UNIT - 15,
+            y + 15,
+            x + UNIT - 15,
+            y + 22,
+        );
+    }
+    out.push_str("</g>\n");
+}
+
+/// The parts of a board drawing.
+pub struct Parts {
+    /// Whether to include `<style>` and `<defs>` (false when a page shares
+    /// one set among many boards).
+    pub standalone: bool,
+    /// `<title>` text.
+    pub title: String,
+    /// `<desc>` text: the ASCII board.
+    pub desc: String,
+    /// Extra attributes for the root element (already escaped).
+    pub attributes: String,
+}
+
+/// Draws a diagram.
+pub fn document(d: &Diagram, opts: &Options, parts: &Parts) -> String {
+    let l = layout(d);
+    let px = opts.square_pixels() as i64;
+    let kristensen = d.kristensen();
+    let mut out = String::with_capacity(8192);
+    let _ = write!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"postal-board\" viewBox=\"0 0 {w} {h}\" width=\"{pw}\" height=\"{ph}\"{attrs}>",
+        w = l.width,
+        h = l.height,
+        pw = (l.width * px + UNIT / 2) / UNIT,
+        ph = (l.height * px + UNIT / 2) / UNIT,
+        attrs = parts.attributes,
+    );
+    out.push('\n');
+    let _ = writeln!(out, "<title>{}</title>", escape(&parts.title));
+    let _ = writeln!(out, "<desc>\n{}</desc>", escape(&parts.desc));
+    if parts.standalone {
+        let _ = writeln!(out, "<style>{STYLE}</style>");
+        let pieces = pieces_used(d)
+            .into_iter()
+            .map(|(c, r)| Piece::new(c, crate::piece::Role::from_index(r)));
+        out.push_str(&defs(pieces, kristensen));
+    }
+    // Squares, then highlights, then pieces, so nothing hides a piece.
+    out.push_str("<g class=\"squares\">\n");
+    let cells: Vec<&Cell> = d
+        .cells
+        .iter()
+        .chain(d.prison.iter().map(|(c, _)| c))
+        .collect();
+    for c in &cells {
+        let (x, y) = cell_origin(&l, c);
+        let class = if c.square.is_prison() {
+            "prison"
+        } else if c.light {
+            "light"
+        } else {
+            "dark"
+        };
+        let _ = writeln!(
+            out,
+            "<rect class=\"sq {class}\" x=\"{x}\" y=\"{y}\" width=\"{UNIT}\" height=\"{UNIT}\" data-square=\"{}\"/>",
+            c.square
+        );
+    }
+    out.push_str("</g>\n");
+    for c in cells.iter().filter(|c| c.last_move) {
+        let (x, y) = cell_origin(&l, c);
+        let _ = writeln!(
+            out,
+            "<rect class=\"last\" x=\"{x}\" y=\"{y}\" width=\"{UNIT}\" height=\"{UNIT}\"/>"
+        );
+    }
+    for c in cells.iter().filter(|c| c.check) {
+        let (x, y) = cell_origin(&l, c);
+        let _ = writeln!(
+            out,
+            "<rect class=\"check\" x=\"{x}\" y=\"{y}\" width=\"{UNIT}\" height=\"{UNIT}\"/>"
+        );
+    }
+    for c in &cells {
+        let (x, y) = cell_origin(&l, c);
+        stack_svg(&mut out, x, y, &c.square.to_string(), c.stack, kristensen);
+    }
+    let text_attrs = format!("font-family=\"{FONT_FAMILY}\" text-anchor=\"middle\"");
+    if d.coordinates {
+        let _ = write!(
+            out,
+            "<g class=\"coord\" {text_attrs} font-size=\"{COORD_FONT}\" fill=\"#4a4a4a\">"
+        );
+        let baseline = COORD_FONT * 35 / 100;
+        for row in 0..d.ranks.len() {
+            let _ = write!(
+                out,
+                "<text x=\"{}\" y=\"{}\">{}</text>",
+                PAD + COORD / 2 - 2,
+                l.y0 + row as i64 * UNIT + UNIT / 2 + baseline,
+                escape(&d.rank_label(row))
+            );
+        }
+        let y = l.y0 + d.ranks.len() as i64 * UNIT + COORD / 2 + baseline;
+        for col in 0..d.files.len() {
+            let _ = write!(
+                out,
+                "<text x=\"{}\" y=\"{y}\">{}</text>",
+                l.x0 + col as i64 * UNIT + UNIT / 2,
+                escape(&d.file_label(col))
+            );
+        }
+        out.push_str("</g>\n");
+    }
+    if let (Some((c, _)), Some(py)) = (&d.prison, l.prison_y) {
+        let (x, _) = cell_origin(&l, c);
+        let _ = write!(
+            out,
+            "<text class=\"legend\" font-family=\"{FONT_FAMILY}\" font-size=\"{LEGEND_FONT}\" fill=\"#222\">"
+        );
+        for (i, line) in PRISON_LABEL.iter().enumerate() {
+            let _ = write!(
+                out,
+                "<tspan x=\"{}\" y=\"{}\">{line}</tspan>",
+                x + UNIT + 16,
+                py + UNIT / 2 - LEGEND_LEADING / 2
+                    + LEGEND_FONT * 35 / 100
+                    + i as i64 * LEGEND_LEADING
+            );
+        }
+        out.push_str("</text>\n");
+    }
+    if !l.legend.is_empty() {
+        out.push_str("<g class=\"legend\">\n");
+        let scale = LEGEND_GLYPH as f64 / UNIT as f64;
+        for (&role, (top, lines)) in d.legend.iter().zip(&l.legend) {
+            let _ = write!(
+                out,
+                "<use href=\"#{}\" transform=\"translate({} {top}) scale({scale:.2})\"/>\
+<text font-family=\"{FONT_FAMILY}\" font-size=\"{LEGEND_FONT}\" fill=\"#222\">",
+                glyphs::id(Piece::new(Color::White, role), kristensen),
+                l.x0,
+            );
+            for (i, line) in lines.iter().enumerate() {
+                let _ = write!(
+                    out,
+                    "<tspan x=\"{}\" y=\"{}\">{}</tspan>",
+                    l.x0 + LEGEND_GLYPH + 10,
+                    top + 20 + LEGEND_FONT * 35 / 100 + i as i64 * LEGEND_LEADING,
+                    escape(line)
+                );
+            }
+            out.push_str("</text>\n");
+        }
+        out.push_str("</g>\n");
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The `<title>` of a position's diagram: variant and side to move.
+pub fn title(pos: &Position) -> String {
+    format!("{}, {} to move", pos.variant.spec().title, pos.turn)
+}
+
+/// A standalone SVG document of a position.
+pub fn position(pos: &Position, opts: &Options) -> String {
+    let d = Diagram::of_position(pos, opts);
+    let parts = Parts {
+        standalone: true,
+        title: title(pos),
+        desc: super::ascii::position(pos, opts.clone()),
+        attributes: format!(" data-variant=\"{}\"", pos.variant.name()),
+    };
+    document(&d, opts, &parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Variant;
+
+    #[test]
+    fn one_rect_per_square_and_one_use_per_piece() {
+        let p = Position::start(Variant::Chess);
+        let svg = position(&p, &Options::default());
+        assert_eq!(svg.matches("<rect class=\"sq ").count(), 64);
+        assert_eq!(svg.matches("<use ").count(), 32);
+        // Each glyph defined once: 12 kinds on the board.
+        assert_eq!(svg.matches("class=\"glyph\"").count(), 12);
+        assert!(svg.contains("<desc>\n r n b q k b n r  8\n"));
+    }
+
+    #[test]
+    fn escapes() {
+        assert_eq!(escape("a<b & 'c'"), "a&lt;b &amp; &#39;c&#39;");
+    }
+}
