@@ -140,6 +140,8 @@ fn squares_part(input: &str) -> IResult<&str, Origin> {
         map((square, square), |(f, t)| {
             (Some(f.file), Some(f.rank), false, t)
         }),
+        // `Nxe5`: the capture mark, before `x` could be read as a file.
+        map((one_of("x:"), square), |(_, t)| (None, None, true, t)),
         map((file, opt(separator), square), |(f, c, t)| {
             (Some(f), None, c.unwrap_or(false), t)
         }),
@@ -290,13 +292,15 @@ pub fn piece_matches(t: &PieceText, m: &PieceMove) -> bool {
         && t.from_rank.is_none_or(|r| r == m.from.rank)
         && !matches!(m.kind, MoveKind::Castle { .. })
         && t.place.is_none_or(|p| m.place == Some(p))
-        && match t.promotions.split_first() {
-            None => true,
-            Some((first, rest)) => {
-                m.promotion == Some(*first)
-                    && m.carried_promotions == rest.iter().fold(Roles::EMPTY, |r, &x| r.with(x))
-            }
-        }
+        && (t.promotions.is_empty() || {
+            // CO-16: the promotions are a multiset, whoever is written first.
+            let written = t.promotions.iter().fold(Roles::EMPTY, |r, &x| r.with(x));
+            let made = match m.promotion {
+                Some(p) => m.carried_promotions.with(p),
+                None => m.carried_promotions,
+            };
+            written == made
+        })
 }
 
 fn castle_matches(long: bool, m: &PieceMove) -> bool {
