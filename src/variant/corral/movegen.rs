@@ -402,6 +402,24 @@ pub fn king_cell(board: &Board, color: Color) -> Option<usize> {
         .find(|&i| board.cell(i).has(color, Role::King))
 }
 
+/// Could a piece of `role` of `by` on `from` capture on `to` by the shape
+/// of its move and its range (CO-3, CO-4), whatever stands between?
+fn shape_reaches(role: Role, by: Color, from: Square, to: Square) -> bool {
+    let (dx, dy) = (to.file - from.file, to.rank - from.rank);
+    let (ax, ay) = (dx.abs(), dy.abs());
+    let straight = (dx == 0) != (dy == 0) && ax.max(ay) <= 4;
+    let diagonal = ax == ay && ax > 0 && ax <= 4;
+    match role {
+        Role::King => ax.max(ay) == 1,
+        Role::Queen => straight || diagonal,
+        Role::Rook => straight,
+        Role::Bishop => diagonal,
+        Role::Knight => ax.min(ay) == 1 && ax.max(ay) == 2,
+        Role::Pawn => ax == 1 && dy == by.forward(),
+        _ => true,
+    }
+}
+
 /// Why a pseudo-legal step is not legal.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Refusal {
@@ -441,6 +459,7 @@ pub struct Judge<'t> {
     undo: Vec<(usize, Stack)>,
     buf: Buffers,
     replies: Vec<Step>,
+    cells: Vec<usize>,
 }
 
 impl<'t> Judge<'t> {
@@ -461,6 +480,7 @@ impl<'t> Judge<'t> {
             undo: Vec::with_capacity(16),
             buf: Buffers::default(),
             replies: Vec::new(),
+            cells: Vec::new(),
         }
     }
 
@@ -531,7 +551,10 @@ impl<'t> Judge<'t> {
         let Some(tk) = self.their_king else {
             return Ok(());
         };
-        if !self.board.cell(tk).has(!us, Role::King) || !attacked(&self.board, tables, tk, us) {
+        if !self.board.cell(tk).has(!us, Role::King) || !self.may_check(s, tk) {
+            return Ok(());
+        }
+        if !attacked(&self.board, tables, tk, us) {
             return Ok(());
         }
         self.work.checks += 1;
@@ -543,6 +566,26 @@ impl<'t> Judge<'t> {
         }
     }
 
+    /// Could step `s` (played on the scratch board) give check to the king
+    /// on `tk`? False only when it cannot: no piece arriving reaches the
+    /// king by the shape of its move, and no line to the king was opened
+    /// by emptying the square left or the square taken en passant. (The
+    /// pieces already on the square reached did not attack the king before,
+    /// or the opponent would have been in check on our move.)
+    fn may_check(&self, s: &Step, tk: usize) -> bool {
+        let board = &self.board;
+        let us = self.us;
+        let king = board.square(tk);
+        let to = board.square(s.to);
+        let arriving = s.arriving.mask();
+        let shape = (0..6)
+            .any(|r| arriving & (1 << r) != 0 && shape_reaches(Role::from_index(r), us, to, king));
+        shape
+            || (!board.cell(s.from).is_occupied()
+                && self.tables.slider_line(us, king, board.square(s.from)))
+            || matches!(s.kind, StepKind::EnPassant(c) if self.tables.slider_line(us, king, board.square(c)))
+    }
+
     /// Does `side`, to move on the scratch board with its king on `king`,
     /// have a move after which its king is not attacked (the prison
     /// counts)? CO-10's "legal reply", not judged again by CO-10.
@@ -551,16 +594,46 @@ impl<'t> Judge<'t> {
             return true;
         }
         let ep_group = ep.map(|e| e.group).unwrap_or_default();
+        // The king stepping alone first: most checks are answered so, and
+        // trying it needs no generation.
+        let k = Roles::one(Role::King);
+        for ray in &self.tables.rays[Role::King.index()][side] {
+            let to = self.board.step(king, self.board.offset(ray.dx, ray.dy));
+            if self.board.cell(to).is_off() {
+                continue;
+            }
+            let step = Step {
+                from: king,
+                to,
+                group: k,
+                arriving: k,
+                promotions: Roles::EMPTY,
+                mover: Role::King,
+                movers: KING_BIT,
+                kind: StepKind::Normal,
+            };
+            self.work.replies += 1;
+            let mark = self.undo.len();
+            apply_step(&mut self.board, side, &step, ep_group, &mut self.undo);
+            let safe = king_safe_after(&self.board, self.tables, side, &step, king);
+            undo_to(&mut self.board, &mut self.undo, mark);
+            if safe {
+                return true;
+            }
+        }
         let mut replies = std::mem::take(&mut self.replies);
-        // The king's own stack first: most checks are answered there.
-        let others = self.board.indices().filter(|&i| {
+        let mut cells = std::mem::take(&mut self.cells);
+        cells.clear();
+        // Then every move, the king's own stack first.
+        cells.push(king);
+        cells.extend(self.board.indices().filter(|&i| {
             i != king && {
                 let c = self.board.cell(i);
                 c.is_occupied() && c.color() == side
             }
-        });
+        }));
         let mut found = false;
-        for from in std::iter::once(king).chain(others.collect::<Vec<_>>()) {
+        for &from in &cells {
             replies.clear();
             stack_steps(
                 &self.board,
@@ -588,6 +661,7 @@ impl<'t> Judge<'t> {
             }
         }
         self.replies = replies;
+        self.cells = cells;
         found
     }
 }
