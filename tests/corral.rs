@@ -978,3 +978,156 @@ fn co16_same_squares_same_pieces_same_promotions_is_one_move() {
     assert_ne!(ep, plain);
     assert_eq!(stack_at(&p.play(&plain).unwrap(), "d6"), "p");
 }
+
+#[test]
+fn notation_stack_forms_read_and_write() {
+    let start = Position::start(Variant::Corral);
+    // NBPb2-c4: the knight carries a bishop and a pawn.
+    let m = legal(&start, "NBPb2-c4");
+    let pm = m.piece().unwrap();
+    assert_eq!((pm.role, pm.carried), (Role::Knight, roles("BP")));
+    assert_eq!(start.move_text(&m), "NBPb2-c4");
+    // Any order of the carried pieces is read.
+    assert_eq!(legal(&start, "NPBb2-c4"), m);
+    // Nb2-c4 carries nothing; Nc4 is ambiguous here, Nbc4 is not.
+    let alone = legal(&start, "Nb2-c4");
+    assert!(alone.piece().unwrap().carried.is_empty());
+    assert_eq!(start.move_text(&alone), "Nbc4");
+    match start.parse_move("Nc4") {
+        Err(MoveError::Ambiguous { candidates }) => {
+            assert_eq!(candidates, vec!["Nbc4", "Ndc4"])
+        }
+        other => panic!("{other:?}"),
+    }
+    let p = pos("r3r/p(ppnb)(ppqk)(ppnb)p/5/5/5/2n2/5/P(PPNB)(PPQK)(PPNB)P/R3R w - - 0 1");
+    let m = legal(&p, "NBPPb2xc4");
+    assert_eq!(p.move_text(&m), "NBPPb2xc4");
+    assert_eq!(
+        legal(&p, "NBPPb2-c4"),
+        m,
+        "the capture mark is not required"
+    );
+    let q = p.play(&m).unwrap();
+    assert_eq!(stack_at(&q, "c4"), "PPNB");
+    assert_eq!(stack_at(&q, "b2"), ".");
+    // QKc2-c4, SAN-like QKc4, and the prison.
+    let p = pos("4k/5/5/5/5/5/5/2(QK)2/5 w - - 0 1");
+    let m = legal(&p, "QKc4");
+    assert_eq!(p.move_text(&m), "QKc2-c4");
+    let p = pos("4k/5/5/5/2(QK)2/5/5/5/5 w - - 0 1");
+    assert_eq!(p.move_text(&legal(&p, "Kc5-prison")), "Kc5-prison");
+    // One =X per promoting pawn.
+    let p = pos("5/(RPP)4/5/4k/5/5/5/5/K4 w - - 0 1");
+    let m = legal(&p, "RPPa8-a9=R=Q");
+    assert_eq!(p.move_text(&m), "RPPa8-a9=Q=R");
+    assert_eq!(refused_by(&p, "RPPa8-a9=Q"), "CO-16");
+    match p.parse_move("RPPa8-a9") {
+        Err(MoveError::Ambiguous { candidates }) => assert_eq!(candidates.len(), 10),
+        other => panic!("{other:?}"),
+    }
+    // Syntax errors keep their spans; castling and swaps are refused.
+    assert!(matches!(
+        start.parse_move("NBPb2-c4zz"),
+        Err(MoveError::Syntax(_))
+    ));
+    assert!(start.parse_move("b2/b3").is_err());
+}
+
+#[test]
+fn notation_capture_mark_is_not_a_file() {
+    // `Nxe5`: the `x` is the capture mark, in every variant.
+    let p = Position::from_text(Variant::Chess, "4k3/8/8/4p3/8/5N2/8/4K3 w - - 0 1").unwrap();
+    assert_eq!(p.move_text(&p.parse_move("Nxe5").unwrap()), "Nxe5");
+    let p = pos("4k/5/5/5/2(ppnb)2/5/3N1/5/K4 w - - 0 1");
+    assert_eq!(p.move_text(&legal(&p, "Nxc5")), "Nxc5");
+}
+
+#[test]
+fn notation_piece_matches_promotions_as_a_multiset() {
+    // CO-16, through the shared matcher of notation::san.
+    use postal::notation::san::{parse_text, piece_matches, MoveText};
+    let mut m = postal::PieceMove::new(Role::Rook, Square::new(1, 8), Square::new(1, 9));
+    m.carried = roles("PP");
+    m.carried_promotions = roles("QN");
+    for text in ["RPPa8-a9=Q=N", "RPPa8-a9=N=Q", "PRPa8-a9=N=Q"] {
+        let MoveText::Piece(t) = parse_text(text).unwrap().text else {
+            panic!("{text}")
+        };
+        assert_eq!(piece_matches(&t, &m), text != "PRPa8-a9=N=Q", "{text}");
+    }
+}
+
+#[test]
+fn notation_round_trip_over_the_perft_positions() {
+    let path = format!("{}/fixtures/perft/corral.perft", env!("CARGO_MANIFEST_DIR"));
+    let cases = read_table(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut checked = 0;
+    for case in cases {
+        let root = pos(&case.fen);
+        let mut positions = vec![root.clone()];
+        if case.id != "start" {
+            positions.extend(root.legal_moves().iter().map(|m| root.play(m).unwrap()));
+        }
+        for p in positions {
+            let moves = p.legal_moves();
+            for m in &moves {
+                let text = p.move_text(m);
+                assert_eq!(
+                    p.parse_move(&text).as_ref(),
+                    Ok(m),
+                    "{text} in {}",
+                    p.to_text()
+                );
+                checked += 1;
+            }
+            let mut all: Vec<String> = moves.iter().map(|m| p.move_text(m)).collect();
+            all.sort();
+            all.dedup();
+            assert_eq!(all.len(), moves.len(), "texts are distinct");
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
+
+#[test]
+fn position_text_round_trips_and_extra_fields() {
+    for text in [
+        "r3r/p(ppnb)(ppqk)(ppnb)p/5/5/5/5/5/P(PPNB)(PPQK)(PPNB)P/R3R w - - 0 1",
+        "r4/1(PPR)3/5/3(pnb)(PR)/2(pk)2/5/4(PN)/(QK)4/4r w - d7 0 20 ep=pn",
+        "4k/5/5/5/5/5/5/5/5 b - - 1 1 prison=K",
+        "5/5/5/5/5/(PQ)p3/5/5/1k2K b - a3 0 9 ep=PQ",
+    ] {
+        let p = pos(text);
+        let back = p.to_text();
+        assert_eq!(pos(&back), p, "{text}");
+    }
+    assert_eq!(
+        pos("5/5/5/5/5/(QP)p3/5/5/1k2K b - a3 0 9 ep=QP").to_text(),
+        "5/5/5/5/5/(PQ)p3/5/5/1k2K b - a3 0 9 ep=PQ"
+    );
+    // A plain FEN en passant square means a lone pawn double-stepped.
+    let p = pos("4k/5/5/3pP/5/5/5/5/K4 w - d7 0 2");
+    assert_eq!(p.to_text(), "4k/5/5/3pP/5/5/5/5/K4 w - d7 0 2 ep=p");
+    for (bad, why) in [
+        ("4k/5/5/5/5/5/5/5/5 b - - 1 1 prison=Q", "prison"),
+        ("4k/5/5/5/5/5/5/5/5 b - - 1 1 prison=KK", "prison"),
+        ("4k/5/5/5/5/5/5/5/K4 b - - 1 1 prison=K", "kings"),
+        ("4k/5/5/5/5/5/5/5/5 w - - 1 1 prison=K", "prison"),
+        ("4k/5/5/3pP/5/5/5/5/K4 w - - 0 2 ep=p", "ep="),
+        ("4k/5/5/3pP/5/5/5/5/K4 w - d7 0 2 ep=P", "ep="),
+        ("4k/5/5/3pP/5/5/5/5/K4 w - d7 0 2 ep=pn", "double step"),
+        ("4k/5/5/3pP/5/5/5/5/K4 w - c7 0 2", "double step"),
+        ("4k/5/5/5/5/5/5/5/K4 w - - 0 2 cells=3", "unexpected"),
+        ("4k/5/5/5/5/5/5/5/(KK)4 w - - 0 2", "kings"),
+        ("P3k/5/5/5/5/5/5/5/K4 w - - 0 2", "rank 9"),
+        ("4k/5/5/5/5/5/5/5/K4 w KQ - 0 2", "castling"),
+        ("4k/5/5/5/5/5/5/5/(Kp)4 w - - 0 2", "one side"),
+        ("4k/5/5/5/5/5/5/5/4K/5 w - - 0 2", "5x9"),
+        ("4k/5/5/5/4R/5/5/5/K4 w - - 0 2", "in check"),
+    ] {
+        let e = Position::from_text(Variant::Corral, bad)
+            .err()
+            .unwrap_or_else(|| panic!("{bad} was read"));
+        assert!(e.message.contains(why), "{bad}: {}", e.message);
+    }
+}

@@ -305,6 +305,18 @@ impl Rules for Corral {
     /// en passant square that a double step could have left, and the side
     /// that just moved not in check.
     fn validate(&self, pos: &Position) -> Result<(), String> {
+        if let Some(p) = pos.board.get(Square::PRISON).filter(|c| c.is_occupied()) {
+            if p.roles() != Roles::one(Role::King) {
+                return Err("only a king may be in the prison (CO-9)".into());
+            }
+            if p.color() == pos.turn {
+                return Err(format!(
+                    "the {} king entered the prison, so it is not {}'s move",
+                    pos.turn.name().to_lowercase(),
+                    pos.turn
+                ));
+            }
+        }
         for color in Color::ALL {
             let kings: u32 = pos
                 .board
@@ -326,18 +338,6 @@ impl Rules for Corral {
                 return Err(format!(
                     "a {} pawn stands on rank {last}, where it would have promoted (CO-3)",
                     color.name().to_lowercase()
-                ));
-            }
-        }
-        if let Some(p) = pos.board.get(Square::PRISON).filter(|c| c.is_occupied()) {
-            if p.roles() != Roles::one(Role::King) {
-                return Err("only a king may be in the prison (CO-9)".into());
-            }
-            if p.color() == pos.turn {
-                return Err(format!(
-                    "the {} king entered the prison, so it is not {}'s move",
-                    pos.turn.name().to_lowercase(),
-                    pos.turn
                 ));
             }
         }
