@@ -99,6 +99,14 @@ mod slow {
         c.iter().all(|&n| n == 0)
     }
 
+    fn plus(a: Counts, b: Counts) -> Counts {
+        std::array::from_fn(|i| a[i] + b[i])
+    }
+
+    fn minus(a: Counts, b: Counts) -> Counts {
+        std::array::from_fn(|i| a[i] - b[i])
+    }
+
     impl Game {
         pub fn from_position(pos: &Position) -> Game {
             let mut cells = [[None; 9]; 5];
@@ -199,8 +207,7 @@ mod slow {
                 return from != to && self.captures(role, us, from, to);
             }
             let f = fwd(us);
-            (dx == 0 && dy == f && !enemy)
-                || (dx.abs() == 1 && dy == f && enemy)
+            (dy == f && ((dx == 0 && !enemy) || (dx.abs() == 1 && enemy)))
                 || (dx == 0
                     && dy == 2 * f
                     && from.1 == second(us)
@@ -216,7 +223,7 @@ mod slow {
                 && mv.from.1 == second(us)
                 && to == (mv.from.0, mv.from.1 + 2 * fwd(us))
                 && self.get((mv.from.0, mv.from.1 + fwd(us))).is_none()
-                && !self.get(to).is_some_and(|(c, _)| c != us)
+                && self.get(to).is_none_or(|(c, _)| c == us)
         }
 
         fn pawn_beside(&self, sq: Sq, of: Color) -> bool {
@@ -293,11 +300,7 @@ mod slow {
             let us = self.turn;
             let mut n = self.clone();
             let (_, stack) = self.get(mv.from).unwrap();
-            let mut rest = stack;
-            for i in 0..6 {
-                rest[i] -= mv.group[i];
-            }
-            n.set(mv.from, Some((us, rest)));
+            n.set(mv.from, Some((us, minus(stack, mv.group))));
             n.ep = None;
             match mv.to {
                 None => n.prison = Some(us),
@@ -305,28 +308,17 @@ mod slow {
                     let mut arriving = mv.group;
                     if !is_empty(&mv.promotions) {
                         arriving[P] = 0;
-                        for i in 0..6 {
-                            arriving[i] += mv.promotions[i];
-                        }
+                        arriving = plus(arriving, mv.promotions);
                     }
                     let now = match self.get(to) {
-                        Some((c, there)) if c == us => {
-                            let mut t = there;
-                            for i in 0..6 {
-                                t[i] += arriving[i];
-                            }
-                            t
-                        }
+                        Some((c, there)) if c == us => plus(there, arriving),
                         _ => arriving,
                     };
                     n.set(to, Some((us, now)));
                     if mv.ep {
                         let e = self.ep.unwrap();
-                        let (c, mut there) = self.get(e.reached).unwrap();
-                        for i in 0..6 {
-                            there[i] -= e.group[i];
-                        }
-                        n.set(e.reached, Some((c, there)));
+                        let (c, there) = self.get(e.reached).unwrap();
+                        n.set(e.reached, Some((c, minus(there, e.group))));
                     }
                     if self.is_double(mv) && n.pawn_beside(to, !us) {
                         n.ep = Some(Ep {
@@ -1130,4 +1122,17 @@ fn position_text_round_trips_and_extra_fields() {
             .unwrap_or_else(|| panic!("{bad} was read"));
         assert!(e.message.contains(why), "{bad}: {}", e.message);
     }
+}
+
+#[test]
+fn co10_the_ban_removes_checkmating_moves_and_costs_a_reply_search() {
+    // middlegame-checks of the perft table: three White moves would leave
+    // Black in check without a reply.
+    let p = pos("r(nb)2r/p1p2/1N3/4p/5/k2P1/3(PK)1/(pq)B(PP)(PPNB)P/R3R w - - 0 8");
+    let mut with_ban = Work::default();
+    let mut without = Work::default();
+    assert_eq!(perft_work(&p, 1, true, &mut with_ban), 108);
+    assert_eq!(perft_work(&p, 1, false, &mut without), 111);
+    assert!(with_ban.checks > 0 && with_ban.replies > 0);
+    assert_eq!(without.checks, 0);
 }

@@ -173,12 +173,12 @@ fn explain_unreachable(pos: &Position, t: &PieceText) -> MoveError {
         })
         .map(|(sq, _)| sq)
         .collect();
-    let Some(&from) = froms.first() else {
+    if froms.is_empty() {
         return MoveError::illegal(match t.from_square() {
             Some(sq) => format!("there is no {side} {what} on {sq} (CO-8)"),
-            None => format!("no {side} stack holds a {what} that could move there (CO-8)"),
+            None => format!("no {side} stack holds a {what} (CO-8)"),
         });
-    };
+    }
     // The reason from the one square whose mover comes close (right
     // shape of move, but too far, blocked, or a pawn rule); else none.
     let close: Vec<(Square, String)> = froms
