@@ -48,6 +48,6 @@ fn ga_gardner_perft_table() {
 }
 
 #[test]
-fn co_corral_perft_table() {
+fn corral_perft_table() {
     check_table(Variant::Corral);
 }
