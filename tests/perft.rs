@@ -61,3 +61,8 @@ fn kr_kristensen_perft_table() {
 fn building_perft_table() {
     check_table(Variant::Building);
 }
+
+#[test]
+fn corral_perft_table() {
+    check_table(Variant::Corral);
+}

@@ -293,13 +293,15 @@ pub fn piece_matches(t: &PieceText, m: &PieceMove) -> bool {
         && t.from_rank.is_none_or(|r| r == m.from.rank)
         && !matches!(m.kind, MoveKind::Castle { .. })
         && t.place.is_none_or(|p| m.place == Some(p))
-        && match t.promotions.split_first() {
-            None => true,
-            Some((first, rest)) => {
-                m.promotion == Some(*first)
-                    && m.carried_promotions == rest.iter().fold(Roles::EMPTY, |r, &x| r.with(x))
-            }
-        }
+        && (t.promotions.is_empty() || {
+            // CO-16: the promotions are a multiset, whoever is written first.
+            let written = t.promotions.iter().fold(Roles::EMPTY, |r, &x| r.with(x));
+            let made = match m.promotion {
+                Some(p) => m.carried_promotions.with(p),
+                None => m.carried_promotions,
+            };
+            written == made
+        })
 }
 
 fn castle_matches(long: bool, m: &PieceMove) -> bool {
