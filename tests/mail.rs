@@ -6,7 +6,7 @@
 //! down.
 
 use chrono::{DateTime, Utc};
-use postal::mail::compose::{compose, Notice};
+use postal::mail::compose::{compose, message_id, thread, Notice};
 use postal::mail::config::{Config, Security, TransportKind};
 use postal::mail::transport::{send, Delivery};
 use postal::mail::MailError;
@@ -100,9 +100,19 @@ fn certificate() -> Cert {
     }
 }
 
+const GAME: &str = "20261129T120000Z-swap";
+
+fn moves(ply: usize) -> Vec<String> {
+    (1..=ply).map(|i| format!("m{i}")).collect()
+}
+
+fn id(ply: usize) -> String {
+    message_id(GAME, &moves(ply), "example.org")
+}
+
 fn notice(ply: usize) -> Notice {
     Notice {
-        game_id: "20261129T120000-ana-ben".into(),
+        thread: thread(GAME, &moves(ply), "example.org"),
         title: "Ana v Ben".into(),
         variant: "Swap Chess".into(),
         from: "Postal <postal@example.org>".into(),
@@ -112,7 +122,6 @@ fn notice(ply: usize) -> Notice {
             "Ana <ana@example.org>".into()
         },
         side: if ply % 2 == 1 { "Black" } else { "White" }.into(),
-        ply,
         last_move: Some(format!("move {ply}")),
         board: " r n b q k b n r  8\n a b c d e f g h\n".into(),
         moves: "1. e4 e5".into(),
@@ -120,10 +129,10 @@ fn notice(ply: usize) -> Notice {
         reply: "postal move game.json \"MOVE\"".into(),
         result: None,
         board_png: None,
+        attachment: None,
         date: DateTime::parse_from_rfc3339("2026-11-29T12:00:00Z")
             .unwrap()
             .with_timezone(&Utc),
-        domain: "example.org".into(),
     }
 }
 
@@ -161,18 +170,13 @@ fn three_moves_thread_with_auth() {
     assert_eq!(got.len(), 3);
     for (i, raw) in got.iter().enumerate() {
         let ply = i + 1;
-        assert_eq!(
-            header(raw, "Message-ID"),
-            Some(format!("<postal.20261129T120000-ana-ben.{ply}@example.org>").as_str())
-        );
-        assert_eq!(
-            header(raw, "In-Reply-To"),
-            Some(format!("<postal.20261129T120000-ana-ben.{}@example.org>", ply - 1).as_str())
-        );
-        assert!(header(raw, "References").unwrap().ends_with(&format!(
-            "<postal.20261129T120000-ana-ben.{}@example.org>",
-            ply - 1
-        )));
+        assert_eq!(header(raw, "Message-ID"), Some(id(ply).as_str()));
+        assert_eq!(header(raw, "In-Reply-To"), Some(id(ply - 1).as_str()));
+        let refs = header(raw, "References").unwrap();
+        assert!(refs.ends_with(&id(ply - 1)), "{refs}");
+        if ply > 1 {
+            assert!(refs.starts_with(&id(0)), "{refs}");
+        }
         assert!(raw.contains("Content-Type: text/plain"), "{raw}");
         assert!(raw.contains("Content-Type: text/html"));
         assert!(raw.contains(&format!("Last move: move {ply}")));
@@ -307,5 +311,172 @@ fn outbox_is_the_default() {
     };
     assert_eq!(path, dir.path().join("outbox/game-1.eml"));
     let raw = std::fs::read_to_string(path).unwrap();
-    assert!(raw.contains("Message-ID: <postal.20261129T120000-ana-ben.1@example.org>"));
+    assert!(raw.contains(&format!("Message-ID: {}", id(1))));
+}
+
+// ---- the command line: `postal mail`, `move --mail`, `new --mail` -------
+
+fn postal(dir: &Path) -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("postal").unwrap();
+    c.current_dir(dir)
+        .env("POSTAL_NOW", "2026-11-29T12:00:00Z")
+        .env("XDG_CONFIG_HOME", dir.join("no-config"))
+        .env_remove("POSTAL_SMTP_PASSWORD");
+    c
+}
+
+fn smtp_config_file(dir: &Path, port: u16, extra: &str) -> PathBuf {
+    let path = dir.join("mail.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "from = \"Postal <postal@example.org>\"\ntransport = \"smtp\"\n[smtp]\nhost = \"127.0.0.1\"\nport = {port}\nsecurity = \"none\"\ntimeout = 10\n{extra}"
+        ),
+    )
+    .unwrap();
+    path
+}
+
+fn new_game(dir: &Path) {
+    postal(dir)
+        .args([
+            "new",
+            "chess",
+            "-o",
+            "game.json",
+            "--white",
+            "Ana <ana@example.org>",
+            "--black",
+            "Ben <ben@example.org>",
+        ])
+        .assert()
+        .success();
+}
+
+#[test]
+fn moves_mailed_through_smtp_read_back_and_threaded() {
+    let server = Server::start(&["--user", "ana", "--password", "s3cret"]);
+    let dir = tempfile::tempdir().unwrap();
+    let config = smtp_config_file(dir.path(), server.port, "user = \"ana\"\n");
+    new_game(dir.path());
+    for mv in ["e4", "e5", "Nf3"] {
+        postal(dir.path())
+            .env("POSTAL_SMTP_PASSWORD", "s3cret")
+            .args(["move", "game.json", mv, "--mail", "--config"])
+            .arg(&config)
+            .assert()
+            .success()
+            .stdout(predicates::str::contains("Mailed"));
+    }
+    let got = server.received();
+    assert_eq!(got.len(), 3);
+    assert_eq!(header(&got[0], "To"), Some("Ben <ben@example.org>"));
+    assert_eq!(header(&got[1], "To"), Some("Ana <ana@example.org>"));
+    assert!(header(&got[2], "Subject")
+        .unwrap()
+        .contains("2. Nf3, your move"));
+    for i in 1..3 {
+        assert_eq!(
+            header(&got[i], "In-Reply-To"),
+            header(&got[i - 1], "Message-ID")
+        );
+    }
+    let raw = &got[2];
+    assert!(raw.contains("Content-Type: text/plain"));
+    assert!(raw.contains("Content-Type: text/html"));
+    assert!(raw.contains("Content-Type: image/png"));
+    assert!(raw.contains("filename=\"game.json\""));
+    assert!(raw.contains("postal move game.json \"MOVE\""));
+    assert!(raw.contains("1. e4 e5 2. Nf3"));
+}
+
+#[test]
+fn a_failed_send_keeps_the_move_and_says_so() {
+    let server = Server::start(&["--user", "ana", "--password", "s3cret"]);
+    let dir = tempfile::tempdir().unwrap();
+    let config = smtp_config_file(dir.path(), server.port, "user = \"ana\"\n");
+    new_game(dir.path());
+    postal(dir.path())
+        .env("POSTAL_SMTP_PASSWORD", "wrong")
+        .args(["move", "game.json", "e4", "--mail", "--config"])
+        .arg(&config)
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "game.json is saved, but the mail was not sent",
+        ))
+        .stderr(predicates::str::contains("refused the login"));
+    let saved = std::fs::read_to_string(dir.path().join("game.json")).unwrap();
+    assert!(saved.contains("\"e4\""), "{saved}");
+    // `postal mail` against a server that is down changes nothing.
+    drop(server);
+    let before = std::fs::read(dir.path().join("game.json")).unwrap();
+    postal(dir.path())
+        .args(["mail", "game.json", "--config"])
+        .arg(&config)
+        .env("POSTAL_SMTP_PASSWORD", "s3cret")
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "cannot connect to the mail server",
+        ));
+    assert_eq!(std::fs::read(dir.path().join("game.json")).unwrap(), before);
+}
+
+#[test]
+fn outbox_by_default_and_dry_run() {
+    let dir = tempfile::tempdir().unwrap();
+    postal(dir.path())
+        .args([
+            "new",
+            "gardner",
+            "-o",
+            "game.json",
+            "--white",
+            "Ana <ana@example.org>",
+            "--black",
+            "Ben <ben@example.org>",
+            "--mail",
+        ])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("Mailed Ana <ana@example.org>"));
+    assert!(dir.path().join("outbox/game-0.eml").exists());
+    postal(dir.path())
+        .args(["move", "game.json", "d3", "--mail"])
+        .assert()
+        .success();
+    let eml = std::fs::read_to_string(dir.path().join("outbox/game-1.eml")).unwrap();
+    assert!(eml.contains("To: Ben <ben@example.org>"));
+    let before: Vec<_> = std::fs::read_dir(dir.path().join("outbox"))
+        .unwrap()
+        .collect();
+    let out = postal(dir.path())
+        .args(["mail", "game.json", "--dry-run"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("From: postal <postal@localhost>"));
+    assert!(text.contains("To: Ben <ben@example.org>"));
+    let after: Vec<_> = std::fs::read_dir(dir.path().join("outbox"))
+        .unwrap()
+        .collect();
+    assert_eq!(before.len(), after.len(), "dry run sent nothing");
+}
+
+#[test]
+fn a_player_without_an_address_cannot_be_mailed() {
+    let dir = tempfile::tempdir().unwrap();
+    postal(dir.path())
+        .args(["new", "chess", "-o", "game.json", "--white", "Ana"])
+        .assert()
+        .success();
+    postal(dir.path())
+        .args(["mail", "game.json"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("White has no mail address"));
 }

@@ -7,6 +7,7 @@ pub mod diagram;
 pub mod draw;
 pub mod game;
 pub mod history;
+pub mod mail;
 pub mod man;
 pub mod move_;
 pub mod moves;
@@ -51,6 +52,7 @@ pub enum Command {
     Draw(draw::Args),
     Claim(claim::Args),
     Takeback(takeback::Args),
+    Mail(mail::Args),
     Diagram(diagram::Args),
 }
 
@@ -151,6 +153,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Draw(a) => draw::run(a, out),
         Command::Claim(a) => claim::run(a, out),
         Command::Takeback(a) => takeback::run(a, out),
+        Command::Mail(a) => mail::run(a, out),
         Command::Diagram(a) => diagram::run(a, out),
     }
 }

@@ -3,7 +3,7 @@
 //! did, the new board and whose turn it is. An illegal move exits 1 and
 //! leaves the file untouched.
 
-use super::game::{clock, game_error, standing, TIME_HELP};
+use super::game::{clock, game_error, standing};
 use super::{emit, CliError};
 use crate::game::store;
 use crate::render::{ascii, Options};
@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 /// Play a move in a game.
 #[derive(clap::Args, Debug)]
-#[command(after_help = TIME_HELP)]
+#[command(after_help = super::mail::MAIL_HELP)]
 pub struct Args {
     /// The game's state file.
     pub file: PathBuf,
@@ -23,6 +23,12 @@ pub struct Args {
     /// A comment to keep with the move.
     #[arg(long, value_name = "TEXT")]
     pub comment: Option<String>,
+    /// Then mail the player to move (see `postal mail`).
+    #[arg(long)]
+    pub mail: bool,
+    /// Mail settings file (TOML), with --mail.
+    #[arg(long, value_name = "FILE", requires = "mail")]
+    pub config: Option<PathBuf>,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
@@ -38,5 +44,9 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     text.push_str(&ascii::board(&game.current().board, Options::default()));
     text.push('\n');
     text.push_str(&standing(&game, now));
-    emit(out, &text)
+    emit(out, &text)?;
+    if args.mail {
+        super::mail::after_save(&args.file, &game, args.config.as_deref(), now, out)?;
+    }
+    Ok(())
 }

@@ -1,7 +1,7 @@
 //! `postal new VARIANT -o FILE`: starts a correspondence game and writes
 //! its state file; prints the board.
 
-use super::game::{clock, game_error, summary, TIME_HELP};
+use super::game::{clock, game_error, summary};
 use super::{emit, start_position, variant_arg, CliError};
 use crate::game::state::Players;
 use crate::game::{store, Game, Player, TimeControl};
@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 /// Start a game and write its state file.
 #[derive(clap::Args, Debug)]
-#[command(after_help = TIME_HELP)]
+#[command(after_help = super::mail::MAIL_HELP)]
 pub struct Args {
     /// The variant (see `postal variants`).
     pub variant: String,
@@ -30,6 +30,12 @@ pub struct Args {
     /// ("10d+1d"); units d, h, m. No time control when absent.
     #[arg(long, value_name = "SPEC")]
     pub time_control: Option<String>,
+    /// Then mail White the first notice (see `postal mail`).
+    #[arg(long)]
+    pub mail: bool,
+    /// Mail settings file (TOML), with --mail.
+    #[arg(long, value_name = "FILE", requires = "mail")]
+    pub config: Option<PathBuf>,
 }
 
 fn player(text: Option<&str>) -> Result<Player, CliError> {
@@ -66,5 +72,9 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
     );
     text.push_str(&summary(&game, now));
-    emit(out, &text)
+    emit(out, &text)?;
+    if args.mail {
+        super::mail::after_save(path, &game, args.config.as_deref(), now, out)?;
+    }
+    Ok(())
 }
