@@ -46,3 +46,8 @@ fn fi6_chess_perft_table() {
 fn ga_gardner_perft_table() {
     check_table(Variant::Gardner);
 }
+
+#[test]
+fn sw_swap_perft_table() {
+    check_table(Variant::Swap);
+}
