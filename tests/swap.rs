@@ -657,6 +657,9 @@ const ROUND_TRIP: &[&str] = &[
     "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
     "4k3/8/B1n5/1p6/B7/8/8/4K3 w - - 0 1",
     "4k3/8/8/8/8/8/P7/R6R w - - 0 1",
+    "r3k3/1P6/8/8/8/8/8/r3K3 w - - 0 1",
+    "r3k3/6P1/5P2/4p3/8/3p4/2P5/r3K3 w - - 0 1",
+    "nrnp1brk/Rpp3pQ/8/1q6/1P2B3/N6P/BPPP2K1/R1NbPPPn b - - 0 12",
 ];
 
 #[test]

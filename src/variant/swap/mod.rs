@@ -11,6 +11,17 @@
 //! and [`swap_steps`] offers the sequences one step at a time for
 //! `postal moves`.
 //!
+//! Reading a written sequence (rules/swap.md, notation): a first square
+//! holding one of the mover's pieces of the written letter is P1's start;
+//! otherwise P1 is the piece of that letter attacking it, and two such
+//! pieces make the text ambiguous. The rule file would also let a piece
+//! elsewhere start by swapping with that piece first, but such a swap of
+//! two identical pieces changes nothing on the board, and admitting it
+//! would make every text that writes its start square (as output always
+//! does) ambiguous whenever another piece of the letter attacks it. A
+//! promotion left out is any choice that makes the text legal (like SAN's
+//! `a8`), so `g7/h8/h5` may be ambiguous between `=Q` and `=R`.
+//!
 //! Position text: the FEN fields, then, when the last turn was a swap
 //! sequence, `ko=PLACEMENT`: the placement from before it, which the side
 //! to move may not give back by a swap sequence of its own (SW-9), e.g.
@@ -37,7 +48,7 @@ use walk::Walker;
 pub static SPEC: Spec = Spec {
     name: "swap",
     title: "Swap Chess",
-    aliases: &["swapchess"],
+    aliases: &[],
     summary:
         "FIDE chess where a piece may swap places with the pieces it attacks, one after another",
     files: 8,

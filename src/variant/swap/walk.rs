@@ -221,7 +221,7 @@ impl Hasher for PassThrough {
 
 /// Most states the transposition table keeps; past it the search goes on
 /// without storing more, so memory stays bounded.
-const TT_CAPACITY: usize = 1 << 20;
+const TT_CAPACITY: usize = 1 << 18;
 
 /// Walk states a subtree must have cost before the table keeps its root.
 const TT_MIN_WORK: u64 = 32;
@@ -916,6 +916,9 @@ mod tests {
         "nrnp1brk/Rpp3pQ/8/1q6/1P2B3/N6P/BPPP2K1/R1NbPPPn b - - 0 12",
         "3rk3/5Q2/1B6/8/2r5/3b4/5R2/1n6 b - - 1 1",
         "p1p5/pk1r3Q/2p1bp2/1bP5/4p2N/6K1/PPPP4/R1P1P2r b - - 1 21",
+        // Pawn P1s, promoting or not, while their own king is in check.
+        "r3k3/1P6/8/8/8/8/8/r3K3 w - - 0 1",
+        "r3k3/6P1/5P2/4p3/8/3p4/2P5/r3K3 w - - 0 1",
     ];
 
     #[test]
