@@ -24,8 +24,10 @@
 //!
 //! Position text: the FEN fields, then, when the last turn was a swap
 //! sequence, `ko=PLACEMENT`: the placement from before it, which the side
-//! to move may not give back by a swap sequence of its own (SW-9), e.g.
-//! `... b - - 3 12 ko=rnbqkbnr/pppp1ppp/8/4p3/4P1P1/8/PPPP1P1P/RNBQKBNR`.
+//! to move may not give back by a swap sequence of its own (SW-9); after
+//! the sample game's 4. Qd1/g4/g7/h8:
+//! `r1bqk1nQ/pppp1prp/2n5/2b1p3/4P1p1/2N5/PPPP1P1P/R1BPKBNR b KQq - 2 4
+//! ko=r1bqk1nr/pppp1ppp/2n5/2b1p3/4P1P1/2N5/PPPP1P1P/R1BQKBNR`.
 //! Kings may be missing (SW-12), as in problems.
 
 mod text;
