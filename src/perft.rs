@@ -3,7 +3,6 @@
 //! themselves (`fixtures/perft/<variant>.perft`: `id`, `fen`,
 //! `perft DEPTH NODES` lines, `#` comments).
 
-use crate::mv::Move;
 use crate::position::Position;
 
 /// Leaf nodes `depth` turns deep.
@@ -12,22 +11,9 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 }
 
 /// Perft split by first move: each legal move with its count, in the
-/// variant's notation.
+/// variant's notation (see `Rules::divide`).
 pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
-    let rules = pos.variant.rules();
-    let moves: Vec<Move> = rules.legal_moves(pos);
-    moves
-        .iter()
-        .map(|m| {
-            let next = pos.play_unchecked(m);
-            let n = if depth <= 1 {
-                1
-            } else {
-                rules.perft(&next, depth - 1)
-            };
-            (pos.move_text(m), n)
-        })
-        .collect()
+    pos.variant.rules().divide(pos, depth)
 }
 
 /// One position of a perft table with its published counts.

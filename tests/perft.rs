@@ -66,3 +66,8 @@ fn building_perft_table() {
 fn corral_perft_table() {
     check_table(Variant::Corral);
 }
+
+#[test]
+fn sw_swap_perft_table() {
+    check_table(Variant::Swap);
+}

@@ -79,6 +79,18 @@ pub fn fields(text: &str) -> Vec<(&str, Span)> {
 
 /// Reads a position text for a variant.
 pub fn read(variant: Variant, text: &str) -> Result<Position, ParseError> {
+    let pos = read_unvalidated(variant, text)?;
+    variant
+        .rules()
+        .validate(&pos)
+        .map_err(|m| err(Span::new(0, text.len()), m))?;
+    Ok(pos)
+}
+
+/// Reads a position text without the variant's `validate` check: for
+/// placements that are not positions of their own, such as the Swap Chess
+/// KO placement (SW-9).
+pub fn read_unvalidated(variant: Variant, text: &str) -> Result<Position, ParseError> {
     let rules = variant.rules();
     let spec = variant.spec();
     let mut fields = fields(text);
@@ -271,9 +283,6 @@ pub fn read(variant: Variant, text: &str) -> Result<Position, ParseError> {
     rules
         .read_extra_fields(&mut pos, &extra)
         .map_err(|m| err(extra_span, m))?;
-    rules
-        .validate(&pos)
-        .map_err(|m| err(Span::new(0, text.len()), m))?;
     Ok(pos)
 }
 

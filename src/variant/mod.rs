@@ -389,6 +389,24 @@ pub trait Rules: Sync + Send {
             .sum()
     }
 
+    /// Perft split by first move: each legal move in the variant's
+    /// notation with its count `depth` turns deep (depth 1 counts each
+    /// move once). Variants whose turns are too many to list (Swap Chess)
+    /// group them.
+    fn divide(&self, pos: &Position, depth: u32) -> Vec<(String, u64)> {
+        self.legal_moves(pos)
+            .iter()
+            .map(|m| {
+                let n = if depth <= 1 {
+                    1
+                } else {
+                    self.perft(&pos.play_unchecked(m), depth - 1)
+                };
+                (pos.move_text(m), n)
+            })
+            .collect()
+    }
+
     /// Extra position-text fields after the FEN ones.
     fn extra_fields(&self, _pos: &Position) -> Vec<String> {
         Vec::new()
