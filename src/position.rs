@@ -143,6 +143,35 @@ pub struct Effects {
     pub promoted: Vec<(Square, Piece)>,
 }
 
+impl Effects {
+    /// What the move did beyond moving its piece, one fact a line, for
+    /// players: captures, disintegrations wave by wave (DI-8), the square
+    /// added (BU-2), promotions.
+    pub fn facts(&self) -> Vec<String> {
+        let list = |items: &[(Square, Piece)]| {
+            items
+                .iter()
+                .map(|(sq, p)| format!("the {p} on {sq}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut out = Vec::new();
+        if !self.captured.is_empty() {
+            out.push(format!("captures {}", list(&self.captured)));
+        }
+        for (i, wave) in self.disintegrated.iter().enumerate() {
+            out.push(format!("disintegration, wave {}: {}", i + 1, list(wave)));
+        }
+        if let Some(sq) = self.added {
+            out.push(format!("adds the square {sq}"));
+        }
+        for (sq, p) in &self.promoted {
+            out.push(format!("promotes to a {} on {sq}", p.role.name()));
+        }
+        out
+    }
+}
+
 impl Position {
     /// An empty position on `board`, White to move.
     pub fn empty(variant: Variant, board: Board) -> Position {

@@ -194,3 +194,72 @@ fn man_pages_are_current() {
         }
     }
 }
+
+#[test]
+fn moves_verbose_shows_disintegration_waves() {
+    // rules/disintegration.md CASE 1: Ka2-b3 removes b3, a4, b4, then a5.
+    let out = postal()
+        .args([
+            "moves",
+            "disintegration",
+            "--position",
+            "5/5/3r1/5/k4/kk3/5/K1K1K/R4 w - - 0 1",
+            "-v",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let line = text.lines().find(|l| l.starts_with("Kab3")).unwrap_or("");
+    assert_eq!(
+        line,
+        "Kab3  # disintegration, wave 1: the white king on b3, the black king on a4, \
+         the black king on b4; disintegration, wave 2: the black king on a5"
+    );
+}
+
+#[test]
+fn swap_moves_one_step_at_a_time() {
+    let fen = "3rk3/5r2/1Q6/8/2b5/3p4/5R2/1B6 w - - 0 1";
+    let out = postal()
+        .args([
+            "moves",
+            "swap",
+            "--position",
+            fen,
+            "--after",
+            "Qb6/b1",
+            "-v",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.lines().any(|l| l.starts_with("Qb6/b1/d3=N  #")),
+        "{text}"
+    );
+    assert!(text.contains("16 swap turns in all"), "{text}");
+    let out = postal()
+        .args(["moves", "swap", "--position", fen])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.lines().any(|l| l == "Qb6/b1"), "{text}");
+    assert!(text.lines().all(|l| !l.contains('#')), "{text}");
+    postal()
+        .args(["moves", "swap", "--position", fen, "--after", "Qb6/c4"])
+        .assert()
+        .code(1);
+    postal()
+        .args(["moves", "chess", "--after", "Qd1"])
+        .assert()
+        .code(2);
+}

@@ -1,11 +1,21 @@
 //! `postal moves VARIANT` or `postal moves FILE`: the legal moves of a
 //! position, one a line, in the variant's canonical notation. A game
-//! file's moves are those of its current position.
+//! file's moves are those of its current position. `--verbose` says what
+//! each move does (captures, disintegrations wave by wave, squares added,
+//! check, the end of the game).
+//!
+//! Swap Chess sequences can number hundreds of millions, so they are
+//! listed one step at a time: the ordinary moves, then every first swap
+//! that is a turn by itself; `--after PREFIX` lists the swaps that may
+//! follow a prefix such as `Qd1/d2` (or `Qd1`: its first swaps).
 
 use super::game::{game_error, load};
 use super::{emit, start_position, variant_arg, CliError};
+use crate::error::Span;
 use crate::game::GameError;
-use crate::variant::Variant;
+use crate::mv::Move;
+use crate::position::Position;
+use crate::variant::{swap, Variant};
 use std::io::Write;
 use std::path::Path;
 
@@ -22,6 +32,87 @@ pub struct Args {
     /// Play these moves first (move numbers optional).
     #[arg(long, value_name = "MOVETEXT")]
     pub moves: Option<String>,
+    /// Say what each move does, after a `#`.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+    /// Swap Chess: the swaps that may follow this prefix (`Qd1/d2`, `Qd1`).
+    #[arg(long, value_name = "PREFIX")]
+    pub after: Option<String>,
+    /// Swap Chess: list at most this many swaps.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub limit: usize,
+}
+
+/// What a move does, for `--verbose`.
+fn describe(pos: &Position, mv: &Move) -> String {
+    match pos.play_with_effects(mv) {
+        Ok((after, effects)) => {
+            let mut facts = effects.facts();
+            if let Some(end) = after.outcome() {
+                facts.push(format!(
+                    "game over: {} by {} ({})",
+                    end.result.as_str(),
+                    end.reason,
+                    end.rule
+                ));
+            } else if after.is_check() {
+                facts.push("check".into());
+            }
+            facts.join("; ")
+        }
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Swap Chess: the next swaps, one a line.
+fn swap_listing(pos: &Position, args: &Args, text: &mut String) -> Result<(), CliError> {
+    let prefix = match &args.after {
+        Some(p) => Some(swap::parse_prefix(pos, p).map_err(|e| {
+            CliError::in_text(
+                "--after",
+                p,
+                e.span().unwrap_or(Span::new(0, p.len())),
+                &e.to_string(),
+                if e.span().is_some() { 2 } else { 1 },
+            )
+        })?),
+        None => None,
+    };
+    let steps = swap::swap_steps(pos, prefix.as_ref(), args.limit)
+        .map_err(|e| CliError::rule(e.to_string()))?;
+    for c in &steps.choices {
+        if !c.is_turn && !args.verbose {
+            continue;
+        }
+        text.push_str(&c.text);
+        if args.verbose {
+            let mut notes = Vec::new();
+            if !c.is_turn {
+                notes.push("not a turn by itself".to_string());
+            }
+            if c.gives_check {
+                notes.push("gives check: the sequence ends here (SW-6)".to_string());
+            }
+            match c.count {
+                Some(n) => notes.push(format!("{n} turns begin with it")),
+                None => notes.push("too many turns to count here".to_string()),
+            }
+            text.push_str(&format!("  # {}", notes.join("; ")));
+        }
+        text.push('\n');
+    }
+    if args.verbose {
+        text.push_str(&format!(
+            "# {} of {} next swaps listed{}\n",
+            steps.choices.len(),
+            steps.total,
+            match steps.count {
+                Some(n) => format!("; {n} swap turns in all"),
+                None => String::new(),
+            }
+        ));
+    }
+    Ok(())
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
@@ -52,10 +143,28 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         let v = variant_arg(&args.variant)?;
         start_position(v, args.position.as_deref(), args.moves.as_deref())?
     };
+    let is_swap = pos.variant == Variant::Swap;
+    if args.after.is_some() && !is_swap {
+        return Err(CliError::usage(
+            "--after lists swap sequences: it is for Swap Chess",
+        ));
+    }
     let mut text = String::new();
-    for m in pos.legal_moves() {
-        text.push_str(&pos.move_text(&m));
-        text.push('\n');
+    if args.after.is_none() {
+        for m in pos.legal_moves() {
+            text.push_str(&pos.move_text(&m));
+            if args.verbose {
+                let what = describe(&pos, &m);
+                if !what.is_empty() {
+                    text.push_str("  # ");
+                    text.push_str(&what);
+                }
+            }
+            text.push('\n');
+        }
+    }
+    if is_swap {
+        swap_listing(&pos, &args, &mut text)?;
     }
     emit(out, &text)
 }

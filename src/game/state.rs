@@ -335,27 +335,7 @@ impl MoveReport {
 
     /// What the move did beyond moving its piece, one fact a line.
     pub fn facts(&self) -> Vec<String> {
-        let e = &self.effects;
-        let mut out = Vec::new();
-        let list = |items: &[(crate::square::Square, crate::piece::Piece)]| {
-            items
-                .iter()
-                .map(|(sq, p)| format!("the {p} on {sq}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        if !e.captured.is_empty() {
-            out.push(format!("captures {}", list(&e.captured)));
-        }
-        for (i, wave) in e.disintegrated.iter().enumerate() {
-            out.push(format!("disintegration, wave {}: {}", i + 1, list(wave)));
-        }
-        if let Some(sq) = e.added {
-            out.push(format!("adds the square {sq}"));
-        }
-        for (sq, p) in &e.promoted {
-            out.push(format!("promotes to a {} on {sq}", p.role.name()));
-        }
+        let mut out = self.effects.facts();
         if self.check && self.ending.is_none() {
             out.push("check".to_string());
         }
