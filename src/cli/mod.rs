@@ -2,11 +2,13 @@
 //! subcommand, error printing and exit codes (0 success; 1 a rule said no;
 //! 2 usage, parse or I/O error). `main.rs` only calls [`main`].
 
+pub mod convert;
 pub mod man;
 pub mod moves;
 pub mod perft;
 pub mod rules;
 pub mod variants;
+pub mod verify;
 
 use crate::error::{caret_snippet, Span};
 use crate::notation::movetext;
@@ -31,6 +33,8 @@ pub enum Command {
     Rules(rules::Args),
     Perft(perft::Args),
     Moves(moves::Args),
+    Verify(verify::Args),
+    Convert(convert::Args),
 }
 
 /// A failed command: what to print and the exit code.
@@ -121,6 +125,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Rules(a) => rules::run(a, out),
         Command::Perft(a) => perft::run(a, out),
         Command::Moves(a) => moves::run(a, out),
+        Command::Verify(a) => verify::run(a, out),
+        Command::Convert(a) => convert::run(a, out),
     }
 }
 

@@ -140,6 +140,9 @@ fn squares_part(input: &str) -> IResult<&str, Origin> {
         map((square, square), |(f, t)| {
             (Some(f.file), Some(f.rank), false, t)
         }),
+        // Before the file alternative, so that the `x` of `Rxd1` is read
+        // as a capture mark and not as a file letter.
+        map((separator, square), |(c, t)| (None, None, c, t)),
         map((file, opt(separator), square), |(f, c, t)| {
             (Some(f), None, c.unwrap_or(false), t)
         }),

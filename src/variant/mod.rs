@@ -321,6 +321,13 @@ pub trait Rules: Sync + Send {
         pos.fide_outcome(self.has_legal_move(pos), self.in_check(pos))
     }
 
+    /// The end decided by the game's history (repetitions, KR-10):
+    /// `history` holds the positions from the start to the current one.
+    #[allow(unused_variables)]
+    fn history_outcome(&self, history: &[Position]) -> Option<Outcome> {
+        None
+    }
+
     /// The check mark to write after a move that led to `after`: `+`, `#`
     /// or nothing.
     fn check_mark(&self, after: &Position) -> &'static str {
