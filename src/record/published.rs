@@ -1,7 +1,8 @@
 //! The published-text reader: a score inside prose, as on the rule pages.
 //!
 //! - A score starts at a move number (`4.`, `4...`) followed by something
-//!   that looks like a move, and runs until a word of prose.
+//!   that looks like a move and not by prose on the same line (`2. P1 can
+//!   continue` is a numbered rule), and runs until a word of prose.
 //! - Inside a score, words are moves as written (in any notation the
 //!   variants accept); words that only look like a move attempt
 //!   (`Bxq5`, `e9`) are passed on too, so the builder reports them as
@@ -122,7 +123,13 @@ pub fn read<'a>(text: &'a str, sink: &mut dyn FnMut(Event<'a>)) {
                     }
                     j += 1;
                 }
-                if !toks.get(j).is_some_and(is_move_like) {
+                // `2. P1 can continue ...` is a numbered list, not a
+                // score: the would-be move runs on into prose.
+                let runs_into_prose = toks.get(j + 1).is_some_and(|next| {
+                    matches!(next.kind, TokenKind::Word(w) if !is_number(w) && classify(w) == WordClass::Prose)
+                        && !text[toks[j].span.end..next.span.start].contains('\n')
+                });
+                if !toks.get(j).is_some_and(is_move_like) || runs_into_prose {
                     in_score = false;
                     i += 1;
                     continue;
