@@ -292,7 +292,7 @@ impl Builder {
                 let variant = self.variant_guess(span);
                 let legend = self.opts.legend.clone();
                 let cur = self.current(span);
-                if let Some(board) = read_diagram(
+                match read_diagram(
                     &diagram,
                     span,
                     variant,
@@ -300,7 +300,11 @@ impl Builder {
                     &mut cur.game.issues,
                     &mut cur.legend_noted,
                 ) {
-                    cur.on_diagram(board);
+                    Some(board) => cur.on_diagram(board),
+                    // A setup that cannot be read leaves no position to
+                    // start from.
+                    None if !cur.started => cur.game.readable = false,
+                    None => {}
                 }
             }
             Event::SideToMove { color, span } => {
@@ -583,10 +587,9 @@ impl Current {
         let parsed = match san::parse_text(text) {
             Ok(p) => p,
             Err(e) => {
-                let s = Span::new(span.start + e.span.start, span.start + e.span.end)
-                    .min_within(span);
-                let s = if s.start >= s.end { span } else { s };
-                let issue = Issue::error(IssueKind::UnparsableMove, s, format!("cannot read the move {text:?}"))
+                // The caret goes under the whole token; the reader's
+                // message says where in it the trouble starts.
+                let issue = Issue::error(IssueKind::UnparsableMove, span, format!("cannot read the move {text:?}"))
                     .expected(e.message)
                     .found(text);
                 return self.fail(issue, &at, span);
@@ -757,7 +760,7 @@ impl Current {
                 self.game.issues.push(Issue::note(
                     IssueKind::Resync,
                     *failed,
-                    format!("no legal move at {at} lets the moves written after it be played; they are not checked up to the next diagram"),
+                    format!("cannot pick the game up again: no legal move at {at} lets the moves written after it be played; they are not checked until a diagram shows the position"),
                 ));
                 self.line.sync = Sync::Gone;
             }
@@ -765,7 +768,7 @@ impl Current {
                 self.game.issues.push(Issue::note(
                     IssueKind::Resync,
                     *failed,
-                    format!("{} legal moves at {at} fit the moves written after it; they are not checked up to the next diagram", fits.len()),
+                    format!("cannot pick the game up again: {} legal moves at {at} fit the moves written after it; they are not checked until a diagram shows the position", fits.len()),
                 ));
                 self.line.sync = Sync::Gone;
             }
@@ -970,7 +973,8 @@ fn cell_stack(text: &str, legend: &[(char, char)], variant: Variant) -> Result<S
             .map(|(_, to)| *to)
             .unwrap_or(c);
         let p = Piece::from_char(mapped).ok_or_else(|| {
-            format!("'{c}' is not a piece letter; say what it stands for with --legend {c}=P")
+            let pawn = if c.is_ascii_uppercase() { 'P' } else { 'p' };
+            format!("'{c}' is not a piece letter; say what it stands for with --legend {c}={pawn}")
         })?;
         if !spec.pieces.iter().any(|s| s.role == p.role) {
             return Err(format!("{} has no piece '{mapped}'", spec.title));
@@ -988,15 +992,18 @@ fn cell_stack(text: &str, legend: &[(char, char)], variant: Variant) -> Result<S
 }
 
 /// The legend with each letter's other case added (`O=P` also maps `o`
-/// to `p`).
+/// to `p`, `x=p` maps `X` to `P`).
 fn full_legend(legend: &[(char, char)]) -> Vec<(char, char)> {
     let mut out = legend.to_vec();
-    for &(f, t) in legend {
-        let (lf, lt) = if f.is_ascii_uppercase() {
-            (f.to_ascii_lowercase(), t.to_ascii_lowercase())
+    let swap = |c: char| {
+        if c.is_ascii_uppercase() {
+            c.to_ascii_lowercase()
         } else {
-            (f.to_ascii_uppercase(), t.to_ascii_uppercase())
-        };
+            c.to_ascii_uppercase()
+        }
+    };
+    for &(f, t) in legend {
+        let (lf, lt) = (swap(f), swap(t));
         if !out.iter().any(|(x, _)| *x == lf) {
             out.push((lf, lt));
         }

@@ -88,12 +88,15 @@ pub fn pgn(game: &Game) -> String {
     let mut words = Vec::new();
     let mut pos = game.start.clone();
     for (i, m) in game.moves.iter().enumerate() {
-        if pos.turn == Color::White {
-            words.push(format!("{}.", pos.fullmove));
+        // A move number stays on the line of its move.
+        let number = if pos.turn == Color::White {
+            format!("{}. ", pos.fullmove)
         } else if i == 0 {
-            words.push(format!("{}...", pos.fullmove));
-        }
-        words.push(pos.move_text(&m.mv));
+            format!("{}... ", pos.fullmove)
+        } else {
+            String::new()
+        };
+        words.push(format!("{number}{}", pos.move_text(&m.mv)));
         pos = pos.play_unchecked(&m.mv);
     }
     words.push(result);
