@@ -21,7 +21,13 @@ fn fixture(name: &str) -> String {
 }
 
 fn stdout_of(args: &[&str], code: i32) -> String {
-    let out = postal().args(args).assert().code(code).get_output().stdout.clone();
+    let out = postal()
+        .args(args)
+        .assert()
+        .code(code)
+        .get_output()
+        .stdout
+        .clone();
     String::from_utf8(out).unwrap()
 }
 
@@ -53,14 +59,29 @@ fn a_published_score_with_diagrams_and_a_problem_after_it() {
     // diagram after the game does not show its end, and a move number 1
     // follows, so it sets up the second game.
     let out = stdout_of(&["verify", &fixture("published.txt")], 0);
-    assert!(out.starts_with("verified 2 games in 1 file: 2 sound"), "{out}");
+    assert!(
+        out.starts_with("verified 2 games in 1 file: 2 sound"),
+        "{out}"
+    );
     let fen = stdout_of(
-        &["convert", &fixture("published.txt"), "--to", "fen", "--game", "2", "--ply", "0"],
+        &[
+            "convert",
+            &fixture("published.txt"),
+            "--to",
+            "fen",
+            "--game",
+            "2",
+            "--ply",
+            "0",
+        ],
         0,
     );
     assert_eq!(fen, "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\n");
     let end = stdout_of(&["convert", &fixture("published.txt"), "--to", "fen"], 0);
-    assert_eq!(end, "1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17\n");
+    assert_eq!(
+        end,
+        "1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17\n"
+    );
 }
 
 #[test]
@@ -70,7 +91,11 @@ fn several_games_a_file_with_and_without_tags() {
         out.ends_with("verified 5 games in 1 file: 4 sound, 1 unsound, 0 unreadable; 1 error, 0 warnings, 0 notes\n"),
         "{out}"
     );
-    assert!(out.starts_with("multi.pgn:16:13: error: illegal move: no white king can move to e3") || out.contains("multi.pgn:16:13: error: illegal move: no white king can move to e3"), "{out}");
+    assert!(
+        out.starts_with("multi.pgn:16:13: error: illegal move: no white king can move to e3")
+            || out.contains("multi.pgn:16:13: error: illegal move: no white king can move to e3"),
+        "{out}"
+    );
 }
 
 // ---- one test per kind of problem ---------------------------------------
@@ -105,17 +130,26 @@ fn an_ambiguous_move_lists_the_candidates() {
 #[test]
 fn wrong_check_marks_are_warnings() {
     let out = report("check-mark.pgn", 0);
-    assert!(out.contains("check-mark.pgn:4:6: warning: the move does not give check\n"), "{out}");
+    assert!(
+        out.contains("check-mark.pgn:4:6: warning: the move does not give check\n"),
+        "{out}"
+    );
     assert!(out.contains(
         "check-mark.pgn:4:40: warning: the move mates: the mark should be #\n  |\n4 | 1. e4+ e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7+ 1-0\n  |                                        ^\n  = expected: #\n  = found: +\n  = rule: FI-4\n"
     ), "{out}");
-    assert!(out.ends_with("1 sound, 0 unsound, 0 unreadable; 0 errors, 2 warnings, 0 notes\n"), "{out}");
+    assert!(
+        out.ends_with("1 sound, 0 unsound, 0 unreadable; 0 errors, 2 warnings, 0 notes\n"),
+        "{out}"
+    );
 }
 
 #[test]
 fn a_result_that_does_not_match() {
     let out = report("result.pgn", 1);
-    assert!(out.contains("result.pgn:2:10: error: the Result tag says 0-1, the movetext 1-0\n"), "{out}");
+    assert!(
+        out.contains("result.pgn:2:10: error: the Result tag says 0-1, the movetext 1-0\n"),
+        "{out}"
+    );
     assert!(out.contains(
         "result.pgn:4:21: error: the result does not match the final position (checkmate)\n  |\n4 | 1. f3 e5 2. g4 Qh4# 1-0\n  |                     ^^^\n  = expected: 0-1\n  = found: 1-0\n  = rule: FI-4\n"
     ), "{out}");
@@ -125,7 +159,10 @@ fn a_result_that_does_not_match() {
 fn a_diagram_is_checked_square_by_square() {
     let out = report("diagram.txt", 1);
     assert!(out.contains("diagram.txt:8:12: error: f3: diagram shows ., game has N\n  |\n8 |  . . . . . . . N  3\n  |            ^\n"), "{out}");
-    assert!(out.contains("diagram.txt:8:16: error: h3: diagram shows N, game has .\n"), "{out}");
+    assert!(
+        out.contains("diagram.txt:8:16: error: h3: diagram shows N, game has .\n"),
+        "{out}"
+    );
     assert!(out.ends_with("2 errors, 0 warnings, 0 notes\n"), "{out}");
 }
 
@@ -140,23 +177,40 @@ fn a_stray_token_is_a_warning_and_skipped() {
 #[test]
 fn a_move_number_out_of_step_is_a_warning() {
     let out = report("move-number.pgn", 0);
-    assert!(out.contains("move-number.pgn:3:10: warning: move number 3. stands before White's move 2.\n"), "{out}");
+    assert!(
+        out.contains(
+            "move-number.pgn:3:10: warning: move number 3. stands before White's move 2.\n"
+        ),
+        "{out}"
+    );
 }
 
 #[test]
 fn variations_are_checked_from_the_position_before_their_move() {
     let out = report("variation.pgn", 1);
-    assert!(out.contains("variation.pgn:3:21: error: illegal move: no white bishop can move to b4\n"), "{out}");
+    assert!(
+        out.contains("variation.pgn:3:21: error: illegal move: no white bishop can move to b4\n"),
+        "{out}"
+    );
     assert!(out.ends_with("1 error, 0 warnings, 0 notes\n"), "{out}");
 }
 
 #[test]
 fn after_an_error_verification_picks_the_game_up_again() {
     let out = report("resync.pgn", 1);
-    assert!(out.contains("resync.pgn:3:24: error: illegal move: no white bishop can move to b4\n"), "{out}");
-    assert!(out.contains("resync.pgn:3:24: note: picked up again: the move at 3. taken as Bb5"), "{out}");
+    assert!(
+        out.contains("resync.pgn:3:24: error: illegal move: no white bishop can move to b4\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("resync.pgn:3:24: note: picked up again: the move at 3. taken as Bb5"),
+        "{out}"
+    );
     // The game goes on and the next error, 14 moves later, is found.
-    assert!(out.contains("resync.pgn:5:39: error: illegal move: q9 is not on the board\n"), "{out}");
+    assert!(
+        out.contains("resync.pgn:5:39: error: illegal move: q9 is not on the board\n"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -168,8 +222,14 @@ fn an_unknown_variant_lists_the_known_ones_and_exits_2() {
 #[test]
 fn an_unreadable_fen_points_into_the_tag() {
     let out = report("bad-fen.pgn", 2);
-    assert!(out.contains("bad-fen.pgn:3:49: error: cannot read the FEN tag: expected a piece letter"), "{out}");
-    assert!(out.contains("\n  |                                                 ^\n"), "{out}");
+    assert!(
+        out.contains("bad-fen.pgn:3:49: error: cannot read the FEN tag: expected a piece letter"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n  |                                                 ^\n"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -187,7 +247,9 @@ fn a_missing_file_is_unreadable() {
         .args(["verify", "/nonexistent/game.pgn"])
         .assert()
         .code(2)
-        .stdout(predicate::str::contains("/nonexistent/game.pgn: error: cannot read the record"));
+        .stdout(predicate::str::contains(
+            "/nonexistent/game.pgn: error: cannot read the record",
+        ));
 }
 
 // ---- variants, tags and options -------------------------------------------
@@ -221,7 +283,10 @@ fn a_diagram_must_have_the_variant_board_shape() {
     )
     .unwrap();
     let out = stdout_of(&["verify", file.to_str().unwrap()], 1);
-    assert!(out.contains("error: the diagram has 5x5 squares; the board of FIDE chess has 8x8\n"), "{out}");
+    assert!(
+        out.contains("error: the diagram has 5x5 squares; the board of FIDE chess has 8x8\n"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -234,7 +299,12 @@ fn a_legend_maps_other_letters() {
     .unwrap();
     let f = file.to_str().unwrap();
     let out = stdout_of(&["verify", f], 2);
-    assert!(out.contains("error: a7: 'x' is not a piece letter; say what it stands for with --legend x=p"), "{out}");
+    assert!(
+        out.contains(
+            "error: a7: 'x' is not a piece letter; say what it stands for with --legend x=p"
+        ),
+        "{out}"
+    );
     stdout_of(&["verify", f, "--legend", "x=p"], 0);
     postal()
         .args(["verify", f, "--legend", "x"])
@@ -263,7 +333,15 @@ fn the_json_report_has_the_same_content() {
     assert_eq!(issue["move"], "2...");
     assert_eq!(v["summary"]["errors"], 1);
     assert_eq!(v["summary"]["games"], 1);
-    let out = stdout_of(&["verify", "--json", "/nonexistent.pgn", &fixture("clean.pgn")], 2);
+    let out = stdout_of(
+        &[
+            "verify",
+            "--json",
+            "/nonexistent.pgn",
+            &fixture("clean.pgn"),
+        ],
+        2,
+    );
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(v["files"][0]["error"].is_string());
     assert_eq!(v["files"][1]["games"].as_array().unwrap().len(), 4);
@@ -294,26 +372,81 @@ fn standard_input_is_read_with_a_dash() {
 fn canonical_pgn_reads_back_to_itself() {
     let pgn = stdout_of(&["convert", &fixture("clean.pgn"), "--to", "pgn"], 0);
     assert!(pgn.contains("[Variant \"Gardner minichess\"]\n"), "{pgn}");
-    assert!(pgn.contains("[SetUp \"1\"]\n[FEN \"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 30\"]\n"), "{pgn}");
-    assert!(pgn.contains("1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7\n"), "{pgn}");
+    assert!(
+        pgn.contains("[SetUp \"1\"]\n[FEN \"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 30\"]\n"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains(
+            "1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7\n"
+        ),
+        "{pgn}"
+    );
     let file = scratch("canonical.pgn");
     std::fs::write(&file, &pgn).unwrap();
     let again = stdout_of(&["convert", file.to_str().unwrap(), "--to", "pgn"], 0);
     assert_eq!(again, pgn);
     // Published long algebraic becomes SAN.
-    let pgn = stdout_of(&["convert", &fixture("published.txt"), "--to", "pgn", "--game", "1"], 0);
-    assert!(pgn.contains("10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8"), "{pgn}");
+    let pgn = stdout_of(
+        &[
+            "convert",
+            &fixture("published.txt"),
+            "--to",
+            "pgn",
+            "--game",
+            "1",
+        ],
+        0,
+    );
+    assert!(
+        pgn.contains("10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8"),
+        "{pgn}"
+    );
 }
 
 #[test]
 fn an_ascii_diagram_reads_back_as_the_same_position() {
     for (game, ply) in [("1", "5"), ("1", "24"), ("4", "3")] {
-        let ascii = stdout_of(&["convert", &fixture("clean.pgn"), "--to", "ascii", "--game", game, "--ply", ply], 0);
-        let fen = stdout_of(&["convert", &fixture("clean.pgn"), "--to", "fen", "--game", game, "--ply", ply], 0);
+        let ascii = stdout_of(
+            &[
+                "convert",
+                &fixture("clean.pgn"),
+                "--to",
+                "ascii",
+                "--game",
+                game,
+                "--ply",
+                ply,
+            ],
+            0,
+        );
+        let fen = stdout_of(
+            &[
+                "convert",
+                &fixture("clean.pgn"),
+                "--to",
+                "fen",
+                "--game",
+                game,
+                "--ply",
+                ply,
+            ],
+            0,
+        );
         let file = scratch(&format!("diagram-{game}-{ply}.txt"));
         std::fs::write(&file, &ascii).unwrap();
         let variant = if game == "4" { "gardner" } else { "chess" };
-        let back = stdout_of(&["convert", file.to_str().unwrap(), "--to", "fen", "--variant", variant], 0);
+        let back = stdout_of(
+            &[
+                "convert",
+                file.to_str().unwrap(),
+                "--to",
+                "fen",
+                "--variant",
+                variant,
+            ],
+            0,
+        );
         let fields = |s: &str| s.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
         assert_eq!(fields(&back), fields(&fen), "{ascii}");
     }
@@ -329,7 +462,14 @@ fn stacks_and_the_prison_read_back_from_the_ascii_renderer() {
         ..Options::default()
     };
     let mut games = Vec::new();
-    verify::read("x.txt", text.as_bytes(), Some(Format::Published), &opts, &mut |g, _| games.push(g)).unwrap();
+    verify::read(
+        "x.txt",
+        text.as_bytes(),
+        Some(Format::Published),
+        &opts,
+        &mut |g, _| games.push(g),
+    )
+    .unwrap();
     assert_eq!(games.len(), 1);
     assert!(games[0].issues.is_empty(), "{:?}\n{text}", games[0].issues);
     assert!(games[0].start.board.same_placement(&start.board), "{text}");
@@ -343,9 +483,22 @@ fn holes_read_back_from_the_ascii_renderer() {
     let text = postal::render::ascii::board(&board, Default::default());
     let (raw, _) = postal::record::lexer::diagram_block(&text, 0).expect("a diagram");
     let mut issues = Vec::new();
-    let d = read_diagram(&raw, Default::default(), Variant::Building, &[], &mut issues, &mut false).unwrap();
+    let d = read_diagram(
+        &raw,
+        Default::default(),
+        Variant::Building,
+        &[],
+        &mut issues,
+        &mut false,
+    )
+    .unwrap();
     assert!(issues.is_empty());
-    let mut on: Vec<_> = d.cells.iter().filter(|c| c.1.is_some()).map(|c| c.0).collect();
+    let mut on: Vec<_> = d
+        .cells
+        .iter()
+        .filter(|c| c.1.is_some())
+        .map(|c| c.0)
+        .collect();
     let mut want: Vec<_> = board.squares().collect();
     on.sort();
     want.sort();
@@ -360,9 +513,18 @@ fn convert_refuses_an_unsound_record_and_bad_plies() {
         .assert()
         .code(1)
         .stdout(predicate::str::is_empty())
-        .stderr(predicate::str::contains("game 1 is not sound; nothing converted"));
+        .stderr(predicate::str::contains(
+            "game 1 is not sound; nothing converted",
+        ));
     postal()
-        .args(["convert", &fixture("clean.pgn"), "--to", "fen", "--ply", "99"])
+        .args([
+            "convert",
+            &fixture("clean.pgn"),
+            "--to",
+            "fen",
+            "--ply",
+            "99",
+        ])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--ply goes from 0 to 33"));
@@ -372,11 +534,21 @@ fn convert_refuses_an_unsound_record_and_bad_plies() {
 fn convert_writes_json_and_files() {
     let out = scratch("out.json");
     postal()
-        .args(["convert", &fixture("clean.pgn"), "--to", "json", "--game", "3", "-o", out.to_str().unwrap()])
+        .args([
+            "convert",
+            &fixture("clean.pgn"),
+            "--to",
+            "json",
+            "--game",
+            "3",
+            "-o",
+            out.to_str().unwrap(),
+        ])
         .assert()
         .success()
         .stdout(predicate::str::is_empty());
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(v["format"], "postal-record/1");
     let g = &v["games"][0];
     assert_eq!(g["start"], "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 30");
@@ -431,10 +603,16 @@ fn the_swap_page_reads_as_a_problem_then_a_game() {
     let mut noted = false;
     let boards: Vec<_> = diagrams
         .iter()
-        .map(|(_, raw, span)| read_diagram(raw, *span, Variant::Chess, &[], &mut issues, &mut noted).expect("diagram reads"))
+        .map(|(_, raw, span)| {
+            read_diagram(raw, *span, Variant::Chess, &[], &mut issues, &mut noted)
+                .expect("diagram reads")
+        })
         .collect();
     assert_eq!(issues.len(), 1, "{issues:?}");
-    assert_eq!((issues[0].kind, issues[0].severity), (IssueKind::Legend, Severity::Note));
+    assert_eq!(
+        (issues[0].kind, issues[0].severity),
+        (IssueKind::Legend, Severity::Note)
+    );
     let placement = |d: &postal::record::game::DiagramBoard| {
         let mut b = postal::board::Board::rect(8, 8);
         for &(sq, st, _) in &d.cells {
@@ -444,9 +622,15 @@ fn the_swap_page_reads_as_a_problem_then_a_game() {
     };
     assert_eq!(placement(&boards[0]), "3rk3/5r2/1Q6/8/2b5/3p4/5R2/1B6");
     assert_eq!(placement(&boards[1]), "3rk3/5Q2/1B6/8/2r5/3b4/5R2/1n6");
-    assert_eq!(placement(&boards[2]), "r1bqk1nQ/pppp1prp/2n5/2b1p3/4P1p1/2N5/PPPP1P1P/R1BPKBNR");
+    assert_eq!(
+        placement(&boards[2]),
+        "r1bqk1nQ/pppp1prp/2n5/2b1p3/4P1p1/2N5/PPPP1P1P/R1BPKBNR"
+    );
     // The final position.
-    assert_eq!(placement(&boards[13]), "1kR5/p7/2Q2p2/1PP5/p2Kb2r/3p2r1/1PP5/P1P1P3");
+    assert_eq!(
+        placement(&boards[13]),
+        "1kR5/p7/2Q2p2/1PP5/p2Kb2r/3p2r1/1PP5/P1P1P3"
+    );
 }
 
 #[test]
@@ -459,11 +643,26 @@ fn the_swap_page_first_diagram_sets_up_game_one() {
         ..Options::default()
     };
     let mut games = Vec::new();
-    verify::read("swap-page.txt", swap_page().as_bytes(), None, &opts, &mut |g, _| games.push(g)).unwrap();
+    verify::read(
+        "swap-page.txt",
+        swap_page().as_bytes(),
+        None,
+        &opts,
+        &mut |g, _| games.push(g),
+    )
+    .unwrap();
     assert_eq!(games.len(), 2);
-    let setup = games[0].issues.iter().find(|i| i.kind == IssueKind::Setup).expect("setup issue");
+    let setup = games[0]
+        .issues
+        .iter()
+        .find(|i| i.kind == IssueKind::Setup)
+        .expect("setup issue");
     assert_eq!((setup.location.line, setup.location.column), (25, 1));
-    assert!(setup.message.contains("White has 0 kings"), "{}", setup.message);
+    assert!(
+        setup.message.contains("White has 0 kings"),
+        "{}",
+        setup.message
+    );
     assert_eq!(games[1].start, Position::start(Variant::Chess));
     assert_eq!(games[1].location.line, 51);
 }
@@ -476,7 +675,12 @@ fn the_swap_page_first_diagram_sets_up_game_one() {
 #[ignore = "needs the Swap Chess rules (the swap variant is a placeholder in this branch)"]
 fn the_swap_page_verifies_as_published() {
     let out = postal()
-        .args(["verify", "fixtures/records/swap-page.txt", "--variant", "swap"])
+        .args([
+            "verify",
+            "fixtures/records/swap-page.txt",
+            "--variant",
+            "swap",
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap();
@@ -541,7 +745,8 @@ struct GeneratedGames {
     at: usize,
 }
 
-const GAME: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 1/2-1/2\n\n";
+const GAME: &str =
+    "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 1/2-1/2\n\n";
 
 impl std::io::Read for GeneratedGames {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
@@ -551,7 +756,13 @@ impl std::io::Read for GeneratedGames {
             }
             self.i += 1;
             self.buf.clear();
-            self.buf.extend_from_slice(format!("[Event \"Game {}\"]\n[Result \"1/2-1/2\"]\n\n{GAME}", self.i).as_bytes());
+            self.buf.extend_from_slice(
+                format!(
+                    "[Event \"Game {}\"]\n[Result \"1/2-1/2\"]\n\n{GAME}",
+                    self.i
+                )
+                .as_bytes(),
+            );
             self.at = 0;
         }
         let k = out.len().min(self.buf.len() - self.at);
@@ -564,14 +775,25 @@ impl std::io::Read for GeneratedGames {
 /// Verifies `n` generated games, returning the count of sound games and
 /// the peak memory the reading held.
 fn peak_for(n: usize) -> (usize, isize) {
-    let input = GeneratedGames { n, i: 0, buf: Vec::new(), at: 0 };
+    let input = GeneratedGames {
+        n,
+        i: 0,
+        buf: Vec::new(),
+        at: 0,
+    };
     let mut sound = 0;
     LIVE.with(|l| l.set(0));
     PEAK.with(|p| p.set(0));
     COUNTING.with(|c| c.set(true));
-    let res = verify::read("gen.pgn", input, Some(Format::Pgn), &Options::default(), &mut |g, _| {
-        sound += g.is_sound() as usize;
-    });
+    let res = verify::read(
+        "gen.pgn",
+        input,
+        Some(Format::Pgn),
+        &Options::default(),
+        &mut |g, _| {
+            sound += g.is_sound() as usize;
+        },
+    );
     COUNTING.with(|c| c.set(false));
     assert_eq!(res.unwrap(), n);
     (sound, PEAK.with(|p| p.get()))
@@ -583,7 +805,10 @@ fn ten_thousand_games_are_read_in_constant_memory() {
     let (sound, peak) = peak_for(10_000);
     assert_eq!((sound_small, sound), (100, 10_000));
     // A hundred times the games, the same memory: what one game needs.
-    assert!(peak < peak_small + 16 * 1024, "peak {peak} bytes for 10,000 games, {peak_small} for 100");
+    assert!(
+        peak < peak_small + 16 * 1024,
+        "peak {peak} bytes for 10,000 games, {peak_small} for 100"
+    );
     assert!(peak < 1 << 20, "peak {peak} bytes");
 }
 

@@ -58,9 +58,12 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     opts.keep_moves = true;
     let mut games: Vec<Game> = Vec::new();
     let path = args.record.as_str();
-    verify::read_file(path, args.format.map(FormatArg::format), &opts, &mut |g, _| {
-        games.push(g)
-    })
+    verify::read_file(
+        path,
+        args.format.map(FormatArg::format),
+        &opts,
+        &mut |g, _| games.push(g),
+    )
     .map_err(|Unreadable(m)| CliError::usage(format!("{path}: cannot read the record: {m}")))?;
     for g in &games {
         if let Some(issue) = g.issues.iter().find(|i| i.severity == Severity::Error) {

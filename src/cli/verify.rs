@@ -210,7 +210,10 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                         ),
                     )?;
                 } else {
-                    emit(out, &format!("{path}: error: cannot read the record: {msg}\n\n"))?;
+                    emit(
+                        out,
+                        &format!("{path}: error: cannot read the record: {msg}\n\n"),
+                    )?;
                 }
             }
         }

@@ -140,6 +140,19 @@ struct Line {
     main: bool,
 }
 
+impl Line {
+    /// The end of the game at the current position, by the position or by
+    /// the history that led to it (`Rules::history_outcome`).
+    fn outcome(&mut self) -> Option<Outcome> {
+        self.pos.outcome().or_else(|| {
+            self.history.push(self.pos.clone());
+            let o = self.pos.variant.rules().history_outcome(&self.history);
+            self.history.pop();
+            o
+        })
+    }
+}
+
 #[derive(Clone, Debug)]
 enum Sync {
     Yes,
@@ -206,8 +219,11 @@ pub fn variant_from_tag(name: &str) -> Option<Variant> {
             .filter(|c| c.is_alphanumeric())
             .collect::<String>()
             .to_lowercase();
-        matches!(key.as_str(), "" | "fromposition" | "normal" | "classical" | "fide")
-            .then_some(Variant::Chess)
+        matches!(
+            key.as_str(),
+            "" | "fromposition" | "normal" | "classical" | "fide"
+        )
+        .then_some(Variant::Chess)
     })
 }
 
@@ -423,7 +439,10 @@ impl Builder {
                         Issue::error(
                             IssueKind::Variant,
                             *span,
-                            format!("unknown variant {name:?}; known variants: {}", known_variants()),
+                            format!(
+                                "unknown variant {name:?}; known variants: {}",
+                                known_variants()
+                            ),
                         )
                         .expected("a variant name or alias (see `postal variants`)")
                         .found(name.clone()),
@@ -444,8 +463,12 @@ impl Builder {
                 Err(msg) => {
                     cur.game.readable = false;
                     cur.game.issues.push(
-                        Issue::error(IssueKind::Setup, d.span, format!("the diagram cannot start a game: {msg}"))
-                            .expected(format!("a position of {}", variant.spec().title)),
+                        Issue::error(
+                            IssueKind::Setup,
+                            d.span,
+                            format!("the diagram cannot start a game: {msg}"),
+                        )
+                        .expected(format!("a position of {}", variant.spec().title)),
                     );
                     return;
                 }
@@ -455,12 +478,19 @@ impl Builder {
                 Ok(p) => p,
                 Err(e) => {
                     cur.game.readable = false;
-                    let s = Span::new(span.start + e.span.start, span.start + e.span.end.max(e.span.start + 1))
-                        .min_within(*span);
+                    let s = Span::new(
+                        span.start + e.span.start,
+                        span.start + e.span.end.max(e.span.start + 1),
+                    )
+                    .min_within(*span);
                     cur.game.issues.push(
-                        Issue::error(IssueKind::Setup, s, format!("cannot read the FEN tag: {}", e.message))
-                            .expected(format!("a position text of {}", variant.spec().title))
-                            .found(fen.clone()),
+                        Issue::error(
+                            IssueKind::Setup,
+                            s,
+                            format!("cannot read the FEN tag: {}", e.message),
+                        )
+                        .expected(format!("a position text of {}", variant.spec().title))
+                        .found(fen.clone()),
                     );
                     return;
                 }
@@ -484,7 +514,9 @@ impl Builder {
         if self.cur.as_ref().is_some_and(|c| !c.started) {
             self.start();
         }
-        let Some(mut cur) = self.cur.take() else { return };
+        let Some(mut cur) = self.cur.take() else {
+            return;
+        };
         while let Some(parent) = cur.saved.pop() {
             cur.line = parent;
         }
@@ -504,12 +536,8 @@ impl Builder {
                 }
             }
             cur.finish_line();
-            let pos = &cur.line.pos;
-            let rules = cur.game.variant.rules();
-            let mut all = cur.line.history.clone();
-            all.push(pos.clone());
             cur.game.outcome = if matches!(cur.line.sync, Sync::Yes) {
-                pos.outcome().or_else(|| rules.history_outcome(&all))
+                cur.line.outcome()
             } else {
                 None
             };
@@ -577,7 +605,10 @@ impl Current {
                     Issue::warning(
                         IssueKind::MoveNumber,
                         nspan,
-                        format!("move number {written} stands before {}'s move {at}", side(pos.turn)),
+                        format!(
+                            "move number {written} stands before {}'s move {at}",
+                            side(pos.turn)
+                        ),
                     )
                     .expected(at.clone())
                     .found(written),
@@ -589,31 +620,42 @@ impl Current {
             Err(e) => {
                 // The caret goes under the whole token; the reader's
                 // message says where in it the trouble starts.
-                let issue = Issue::error(IssueKind::UnparsableMove, span, format!("cannot read the move {text:?}"))
-                    .expected(e.message)
-                    .found(text);
+                let issue = Issue::error(
+                    IssueKind::UnparsableMove,
+                    span,
+                    format!("cannot read the move {text:?}"),
+                )
+                .expected(e.message)
+                .found(text);
                 return self.fail(issue, &at, span);
             }
         };
         let rules = pos.variant.rules();
-        let resolved = rules.resolve(pos, &parsed.text).and_then(|mv| {
-            pos.play_with_effects(&mv)
-                .map(|(after, _)| (mv, after))
-                .map_err(MoveError::from)
-        });
-        let (mv, after) = match resolved {
-            Ok(x) => x,
+        // `Position::play_with_effects` in two steps: `Rules::resolve`
+        // already returns only legal moves, so its legality check is not
+        // made twice (that halves the work per move); the game-over check
+        // stays.
+        let mv = match rules.resolve(pos, &parsed.text) {
+            Ok(mv) => mv,
             Err(e) => {
                 let issue = self.move_error(e, text, span);
                 return self.fail(issue, &at, span);
             }
         };
+        if pos.outcome().is_some() {
+            let issue = self.move_error(MoveError::illegal("the game is over"), text, span);
+            return self.fail(issue, &at, span);
+        }
+        let after = pos.play_unchecked(&mv);
         let expected = rules.check_mark(&after);
         let found = parsed.check.map(CheckMark::as_str).unwrap_or("");
         if expected != found {
             let mark_at = text.find(['+', '#']);
             let s = match mark_at {
-                Some(i) => Span::new(span.start + i, span.start + text.trim_end_matches(['!', '?']).len()),
+                Some(i) => Span::new(
+                    span.start + i,
+                    span.start + text.trim_end_matches(['!', '?']).len(),
+                ),
                 None => span,
             };
             let message = match (expected, found) {
@@ -629,7 +671,13 @@ impl Current {
             } else {
                 None
             };
-            let shown = |m: &str| if m.is_empty() { "no mark".to_string() } else { m.to_string() };
+            let shown = |m: &str| {
+                if m.is_empty() {
+                    "no mark".to_string()
+                } else {
+                    m.to_string()
+                }
+            };
             self.game.issues.push(Issue {
                 at_move: Some(at.clone()),
                 ..Issue::warning(IssueKind::CheckMark, s, message)
@@ -653,30 +701,44 @@ impl Current {
         let pos = &self.line.pos;
         let at = label(pos);
         match e {
-            MoveError::Syntax(p) => Issue::error(IssueKind::UnparsableMove, span, format!("cannot read the move {text:?}"))
-                .expected(p.message)
-                .found(text),
+            MoveError::Syntax(p) => Issue::error(
+                IssueKind::UnparsableMove,
+                span,
+                format!("cannot read the move {text:?}"),
+            )
+            .expected(p.message)
+            .found(text),
             MoveError::Illegal { reason, rule } => {
                 if let Some(o) = pos.outcome() {
                     return Issue::error(
                         IssueKind::IllegalMove,
                         span,
-                        format!("the game is already over ({}, {})", o.reason, o.result.as_str()),
+                        format!(
+                            "the game is already over ({}, {})",
+                            o.reason,
+                            o.result.as_str()
+                        ),
                     )
                     .expected("no more moves")
                     .found(text)
                     .rule(Some(o.rule));
                 }
-                Issue::error(IssueKind::IllegalMove, span, format!("illegal move: {reason}"))
-                    .expected(format!("a legal move for {} at {at}", side(pos.turn)))
-                    .found(text)
-                    .rule(rule)
+                Issue::error(
+                    IssueKind::IllegalMove,
+                    span,
+                    format!("illegal move: {reason}"),
+                )
+                .expected(format!("a legal move for {} at {at}", side(pos.turn)))
+                .found(text)
+                .rule(rule)
             }
-            MoveError::Ambiguous { candidates } => {
-                Issue::error(IssueKind::AmbiguousMove, span, format!("ambiguous move: could be {}", candidates.join(" or ")))
-                    .expected(format!("one of {}", candidates.join(", ")))
-                    .found(text)
-            }
+            MoveError::Ambiguous { candidates } => Issue::error(
+                IssueKind::AmbiguousMove,
+                span,
+                format!("ambiguous move: could be {}", candidates.join(" or ")),
+            )
+            .expected(format!("one of {}", candidates.join(", ")))
+            .found(text),
         }
     }
 
@@ -715,12 +777,17 @@ impl Current {
             .into_iter()
             .filter(|m| {
                 let mut p = before.play_unchecked(m);
-                following.iter().all(|(t, _)| match p.parse_move(t).and_then(|mv| p.play(&mv).map_err(MoveError::from)) {
-                    Ok(next) => {
-                        p = next;
-                        true
+                following.iter().all(|(t, _)| {
+                    match p
+                        .parse_move(t)
+                        .and_then(|mv| p.play(&mv).map_err(MoveError::from))
+                    {
+                        Ok(next) => {
+                            p = next;
+                            true
+                        }
+                        Err(_) => false,
                     }
-                    Err(_) => false,
                 })
             })
             .collect();
@@ -791,9 +858,13 @@ impl Current {
                 Some((last, rest)) => (last.clone(), rest.to_vec(), Sync::Yes),
                 None => {
                     self.game.issues.push(
-                        Issue::error(IssueKind::Syntax, span, "a variation needs a move before it to stand for")
-                            .expected("a move")
-                            .found("("),
+                        Issue::error(
+                            IssueKind::Syntax,
+                            span,
+                            "a variation needs a move before it to stand for",
+                        )
+                        .expected("a move")
+                        .found("("),
                     );
                     (parent.pos.clone(), Vec::new(), Sync::Gone)
                 }
@@ -852,7 +923,7 @@ impl Current {
                 // written: whose turn follows from how many were written.
                 let start = &self.game.start;
                 let written = self.line.written;
-                let turn = if written % 2 == 0 {
+                let turn = if written.is_multiple_of(2) {
                     start.turn
                 } else {
                     !start.turn
@@ -891,29 +962,31 @@ impl Current {
         if !matches!(self.line.sync, Sync::Yes) {
             return;
         }
-        let pos = &self.line.pos;
-        let mut all = self.line.history.clone();
-        all.push(pos.clone());
-        let outcome = pos
-            .outcome()
-            .or_else(|| pos.variant.rules().history_outcome(&all));
-        if let Some(o) = outcome {
+        if let Some(o) = self.line.outcome() {
             let right = o.result.as_str();
             if written != right {
                 let issue = if written == "*" {
                     Issue::warning(
                         IssueKind::Result,
                         span,
-                        format!("the game is over ({}) but the result is written *", o.reason),
+                        format!(
+                            "the game is over ({}) but the result is written *",
+                            o.reason
+                        ),
                     )
                 } else {
                     Issue::error(
                         IssueKind::Result,
                         span,
-                        format!("the result does not match the final position ({})", o.reason),
+                        format!(
+                            "the result does not match the final position ({})",
+                            o.reason
+                        ),
                     )
                 };
-                self.game.issues.push(issue.expected(right).found(written).rule(Some(o.rule)));
+                self.game
+                    .issues
+                    .push(issue.expected(right).found(written).rule(Some(o.rule)));
             }
         }
     }
@@ -944,7 +1017,10 @@ impl Current {
                             Issue::error(
                                 IssueKind::Result,
                                 tspan,
-                                format!("the result does not match the final position ({})", o.reason),
+                                format!(
+                                    "the result does not match the final position ({})",
+                                    o.reason
+                                ),
                             )
                             .expected(o.result.as_str())
                             .found(tag)
@@ -1064,13 +1140,21 @@ pub fn read_diagram(
                 raw.files
                     .iter()
                     .position(|f| f.column == cell.column)
-                    .or_else(|| raw.files.iter().position(|f| f.column.abs_diff(cell.column) <= 1))
+                    .or_else(|| {
+                        raw.files
+                            .iter()
+                            .position(|f| f.column.abs_diff(cell.column) <= 1)
+                    })
             };
             let Some(fi) = fi.filter(|&i| !used[i]) else {
                 issues.push(
-                    Issue::error(IssueKind::Diagram, cell.span, "this diagram cell stands under no file letter")
-                        .expected("one cell under each file letter")
-                        .found(cell.text),
+                    Issue::error(
+                        IssueKind::Diagram,
+                        cell.span,
+                        "this diagram cell stands under no file letter",
+                    )
+                    .expected("one cell under each file letter")
+                    .found(cell.text),
                 );
                 ok = false;
                 continue;
@@ -1101,14 +1185,15 @@ pub fn read_diagram(
             Ok(st) => Some((st, c.span)),
             Err(msg) => {
                 issues.push(
-                    Issue::error(IssueKind::Diagram, c.span, format!("prison: {msg}")).found(c.text),
+                    Issue::error(IssueKind::Diagram, c.span, format!("prison: {msg}"))
+                        .found(c.text),
                 );
                 ok = false;
                 None
             }
         },
     };
-    ok.then(|| DiagramBoard {
+    ok.then_some(DiagramBoard {
         cells,
         prison,
         span,
@@ -1162,18 +1247,19 @@ pub fn compare_diagram(d: &DiagramBoard, pos: &Position, issues: &mut Vec<Issue>
         return false;
     }
     let mut same = true;
-    let mut differ = |sq: String, shows: String, has: String, span: Span, issues: &mut Vec<Issue>| {
-        same = false;
-        issues.push(
-            Issue::error(
-                IssueKind::Diagram,
-                span,
-                format!("{sq}: diagram shows {shows}, game has {has}"),
-            )
-            .expected(has)
-            .found(shows),
-        );
-    };
+    let mut differ =
+        |sq: String, shows: String, has: String, span: Span, issues: &mut Vec<Issue>| {
+            same = false;
+            issues.push(
+                Issue::error(
+                    IssueKind::Diagram,
+                    span,
+                    format!("{sq}: diagram shows {shows}, game has {has}"),
+                )
+                .expected(has)
+                .found(shows),
+            );
+        };
     for &(sq, cell, span) in &d.cells {
         let game = pos.board.get(sq);
         if cell != game {
@@ -1182,7 +1268,13 @@ pub fn compare_diagram(d: &DiagramBoard, pos: &Position, issues: &mut Vec<Issue>
     }
     for sq in pos.board.squares() {
         if !d.cells.iter().any(|c| c.0 == sq) {
-            differ(sq.to_string(), "no square".into(), show(pos.board.get(sq)), d.span, issues);
+            differ(
+                sq.to_string(),
+                "no square".into(),
+                show(pos.board.get(sq)),
+                d.span,
+                issues,
+            );
         }
     }
     if let Some((st, span)) = d.prison {
@@ -1257,7 +1349,8 @@ pub fn setup_position(
             let right = start.castling.get(color, king_side)
                 && castling_base.is_none_or(|c| c.get(color, king_side))
                 && pos.board.piece_at(Square::new(5, rank)) == Some(Piece::new(color, Role::King))
-                && pos.board.piece_at(Square::new(rook_file, rank)) == Some(Piece::new(color, Role::Rook));
+                && pos.board.piece_at(Square::new(rook_file, rank))
+                    == Some(Piece::new(color, Role::Rook));
             castling.set(color, king_side, right);
         }
     }

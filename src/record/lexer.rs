@@ -44,7 +44,10 @@ pub enum TokenKind<'a> {
     /// A line starting with `[` that is not a tag pair (PGN mode).
     BadTag(&'a str),
     /// `12.` (White's move follows) or `12...` / `12…` (Black's).
-    MoveNumber { number: u32, black: bool },
+    MoveNumber {
+        number: u32,
+        black: bool,
+    },
     /// `...` or `…` standing alone: Black's move follows.
     Ellipsis,
     /// Any other run of non-blank characters: a move, a typo or prose.
@@ -217,16 +220,10 @@ impl<'a> Iterator for Lexer<'a> {
                 }
                 '{' => {
                     return Some(match rest[1..].find('}') {
-                        Some(i) => self.token(
-                            TokenKind::Comment(&rest[1..1 + i]),
-                            start,
-                            start + i + 2,
-                        ),
-                        None => self.token(
-                            TokenKind::Unclosed(rest),
-                            start,
-                            self.text.len(),
-                        ),
+                        Some(i) => {
+                            self.token(TokenKind::Comment(&rest[1..1 + i]), start, start + i + 2)
+                        }
+                        None => self.token(TokenKind::Unclosed(rest), start, self.text.len()),
                     });
                 }
                 '(' if self.mode == Mode::Pgn => {
@@ -470,8 +467,7 @@ fn rank_line(line: &str, offset: usize) -> Option<RawRank<'_>> {
         // Several letters are a stack: piece letters only, so that a word
         // of prose is not taken for one.
         let stack_ok = t.len() == 1
-            || t
-                .chars()
+            || t.chars()
                 .all(|c| "KQRBNPFW".contains(c.to_ascii_uppercase()));
         if t.len() > 16 || !stack_ok || whole(cell, t).is_none() {
             return None;
@@ -510,7 +506,12 @@ fn file_line(line: &str, offset: usize) -> Option<Vec<FileLabel>> {
 fn prison_line(line: &str, offset: usize) -> Option<RawCell<'_>> {
     let t = line.trim_start();
     let lead = line.len() - t.len();
-    let (after, _) = (tag::<&str, &str, nom::error::Error<&str>>("prison"), take_while(|c| c != ':'), char(':'), space0)
+    let (after, _) = (
+        tag::<&str, &str, nom::error::Error<&str>>("prison"),
+        take_while(|c| c != ':'),
+        char(':'),
+        space0,
+    )
         .parse(t)
         .ok()?;
     let at = lead + t.len() - after.len();
@@ -596,11 +597,7 @@ impl<'a> Iterator for LineIter<'a> {
         }
         let start = self.pos;
         let end = memchr_newline(self.text, start);
-        self.pos = if end < self.text.len() {
-            end + 1
-        } else {
-            end
-        };
+        self.pos = if end < self.text.len() { end + 1 } else { end };
         Some((start, self.text[start..end].trim_end_matches('\r')))
     }
 }
@@ -672,7 +669,10 @@ mod tests {
 
     #[test]
     fn published_commentary_and_words() {
-        let k = kinds("4. Qd1/g4 (the 1st swap, Qh8) 4... Qd8-h4 (open\n\nx)", Mode::Published);
+        let k = kinds(
+            "4. Qd1/g4 (the 1st swap, Qh8) 4... Qd8-h4 (open\n\nx)",
+            Mode::Published,
+        );
         assert_eq!(k[1], TokenKind::Word("Qd1/g4"));
         assert_eq!(k[2], TokenKind::Commentary("the 1st swap, Qh8"));
         assert_eq!(

@@ -202,7 +202,12 @@ pub struct Issue {
 }
 
 impl Issue {
-    pub fn new(severity: Severity, kind: IssueKind, span: Span, message: impl Into<String>) -> Issue {
+    pub fn new(
+        severity: Severity,
+        kind: IssueKind,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Issue {
         Issue {
             severity,
             kind,
@@ -259,12 +264,18 @@ pub fn locate(text: &str, first_line: usize, span: Span) -> Location {
         .find('\n')
         .map(|i| start + i)
         .unwrap_or(text.len());
-    let line = first_line + text.as_bytes()[..start].iter().filter(|&&b| b == b'\n').count();
+    let line = first_line
+        + text.as_bytes()[..start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
     Location {
         line,
         column: text[line_start..start].chars().count() + 1,
         width: text[start..end.min(line_end)].chars().count().max(1),
-        source: text[line_start..line_end].trim_end_matches('\r').to_string(),
+        source: text[line_start..line_end]
+            .trim_end_matches('\r')
+            .to_string(),
     }
 }
 

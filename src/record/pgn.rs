@@ -98,9 +98,13 @@ pub fn read<'a>(text: &'a str, sink: Sink<'_, 'a>) {
             TokenKind::Unclosed(_) => {
                 st.begin_movetext(span, sink);
                 sink(Event::Issue(
-                    Issue::error(IssueKind::Syntax, Span::new(span.start, span.start + 1), "a comment is never closed")
-                        .expected("'}'")
-                        .found("the end of the file"),
+                    Issue::error(
+                        IssueKind::Syntax,
+                        Span::new(span.start, span.start + 1),
+                        "a comment is never closed",
+                    )
+                    .expected("'}'")
+                    .found("the end of the file"),
                 ));
             }
             TokenKind::Open => {
@@ -139,9 +143,13 @@ pub fn read<'a>(text: &'a str, sink: Sink<'_, 'a>) {
                     sink(Event::Nag { nag, span });
                 } else if is_number(w) {
                     sink(Event::Issue(
-                        Issue::warning(IssueKind::StrayToken, span, format!("stray token `{w}` skipped"))
-                            .expected("a move, a move number such as 12. or a comment")
-                            .found(w),
+                        Issue::warning(
+                            IssueKind::StrayToken,
+                            span,
+                            format!("stray token `{w}` skipped"),
+                        )
+                        .expected("a move, a move number such as 12. or a comment")
+                        .found(w),
                     ));
                 } else {
                     sink(Event::Move { text: w, span });
@@ -151,9 +159,13 @@ pub fn read<'a>(text: &'a str, sink: Sink<'_, 'a>) {
                 st.begin_movetext(span, sink);
                 if st.depth > 0 {
                     sink(Event::Issue(
-                        Issue::warning(IssueKind::StrayToken, span, "a result inside a variation, skipped")
-                            .expected("a move or ')'")
-                            .found(r),
+                        Issue::warning(
+                            IssueKind::StrayToken,
+                            span,
+                            "a result inside a variation, skipped",
+                        )
+                        .expected("a move or ')'")
+                        .found(r),
                     ));
                     continue;
                 }
@@ -229,7 +241,11 @@ impl<R: BufRead> Chunker<R> {
                 Err(_) => {
                     // Old PGN files are often Latin-1: every byte is a char.
                     self.latin1.get_or_insert(self.line);
-                    self.line_buf.iter().map(|&b| b as char).collect::<String>().into()
+                    self.line_buf
+                        .iter()
+                        .map(|&b| b as char)
+                        .collect::<String>()
+                        .into()
                 }
             };
             let trimmed = line.trim();
@@ -279,7 +295,9 @@ mod tests {
             out.push(match e {
                 Event::BeginGame { .. } => "begin".to_string(),
                 Event::Tag { name, value, .. } => format!("tag {name}={value}"),
-                Event::MoveNumber { number, black, .. } => format!("n{number}{}", if black { "..." } else { "." }),
+                Event::MoveNumber { number, black, .. } => {
+                    format!("n{number}{}", if black { "..." } else { "." })
+                }
                 Event::Move { text, .. } => format!("m {text}"),
                 Event::Nag { nag, .. } => format!("${nag}"),
                 Event::Comment { text, .. } => format!("c {text}"),
@@ -300,8 +318,29 @@ mod tests {
         assert_eq!(
             e,
             vec![
-                "begin", "tag White=A", "n1.", "m e4", "m e5!", "(", "n1...", "m c5", "n2.", "m Nf3", ")",
-                "n2.", "m Nf3", "$1", "c ok", "r 1-0", "end", "begin", "tag White=B", "n1.", "m d4", "r *", "end"
+                "begin",
+                "tag White=A",
+                "n1.",
+                "m e4",
+                "m e5!",
+                "(",
+                "n1...",
+                "m c5",
+                "n2.",
+                "m Nf3",
+                ")",
+                "n2.",
+                "m Nf3",
+                "$1",
+                "c ok",
+                "r 1-0",
+                "end",
+                "begin",
+                "tag White=B",
+                "n1.",
+                "m d4",
+                "r *",
+                "end"
             ]
         );
     }
@@ -312,8 +351,20 @@ mod tests {
         assert_eq!(
             e,
             vec![
-                "begin", "n1.", "m e4", "r 1-0", "end", "begin", "n1.", "m d4", "(", "n1.", "m c4",
-                "issue syntax", ")", "end"
+                "begin",
+                "n1.",
+                "m e4",
+                "r 1-0",
+                "end",
+                "begin",
+                "n1.",
+                "m d4",
+                "(",
+                "n1.",
+                "m c4",
+                "issue syntax",
+                ")",
+                "end"
             ]
         );
     }

@@ -150,9 +150,13 @@ pub fn read<'a>(text: &'a str, sink: &mut dyn FnMut(Event<'a>)) {
             TokenKind::Word(w) => {
                 if in_score && is_number(w) {
                     sink(Event::Issue(
-                        Issue::warning(IssueKind::StrayToken, span, format!("stray token `{w}` skipped"))
-                            .expected("a move")
-                            .found(*w),
+                        Issue::warning(
+                            IssueKind::StrayToken,
+                            span,
+                            format!("stray token `{w}` skipped"),
+                        )
+                        .expected("a move")
+                        .found(*w),
                     ));
                 } else if in_score && classify(w) != WordClass::Prose {
                     sink(Event::Move { text: w, span });
@@ -171,15 +175,11 @@ pub fn read<'a>(text: &'a str, sink: &mut dyn FnMut(Event<'a>)) {
                 }
                 in_score = false;
             }
-            TokenKind::Comment(c) | TokenKind::Commentary(c) => {
-                if open {
-                    sink(Event::Comment { text: c, span });
-                }
+            TokenKind::Comment(c) | TokenKind::Commentary(c) if open => {
+                sink(Event::Comment { text: c, span });
             }
-            &TokenKind::Nag(nag) => {
-                if in_score {
-                    sink(Event::Nag { nag, span });
-                }
+            &TokenKind::Nag(nag) if in_score => {
+                sink(Event::Nag { nag, span });
             }
             _ => {}
         }
@@ -239,8 +239,22 @@ mod tests {
         assert_eq!(
             events(text),
             vec![
-                "begin", "diagram", "Black to move", "n1.", "issue stray-token", "m Kb2", "c", "end true",
-                "begin", "n1.", "m e2-e4", "m e7-e5", "n2.", "m Bxq5", "r 1-0", "end false"
+                "begin",
+                "diagram",
+                "Black to move",
+                "n1.",
+                "issue stray-token",
+                "m Kb2",
+                "c",
+                "end true",
+                "begin",
+                "n1.",
+                "m e2-e4",
+                "m e7-e5",
+                "n2.",
+                "m Bxq5",
+                "r 1-0",
+                "end false"
             ]
         );
     }

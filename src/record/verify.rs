@@ -72,7 +72,8 @@ fn finish_game(mut game: Game, text: &str, first_line: usize) -> Game {
     for issue in &mut game.issues {
         issue.locate(text, first_line);
     }
-    game.issues.sort_by_key(|i| (i.location.line, i.location.column));
+    game.issues
+        .sort_by_key(|i| (i.location.line, i.location.column));
     game.location = locate(text, first_line, game.span);
     game
 }
@@ -107,7 +108,10 @@ pub fn read(
                 builder.finish();
                 for game in builder.done.drain(..) {
                     games += 1;
-                    on_game(finish_game(game, &chunk.text, chunk.first_line), chunker.bytes_read);
+                    on_game(
+                        finish_game(game, &chunk.text, chunk.first_line),
+                        chunker.bytes_read,
+                    );
                 }
             }
         }
@@ -288,7 +292,10 @@ mod tests {
             ..Options::default()
         };
         let mut out = Vec::new();
-        read("x.txt", text.as_bytes(), None, &opts, &mut |g, _| out.push(g)).unwrap();
+        read("x.txt", text.as_bytes(), None, &opts, &mut |g, _| {
+            out.push(g)
+        })
+        .unwrap();
         out
     }
 
@@ -318,7 +325,10 @@ mod tests {
             Variant::Chess,
         );
         assert_eq!(kinds(&g[0]), vec![("illegal-move", 2, 45)]);
-        let g = games("[Round \"1\"]\n1. e4 e5 2. Nf3 Nc6 3. Zz9 *", Variant::Chess);
+        let g = games(
+            "[Round \"1\"]\n1. e4 e5 2. Nf3 Nc6 3. Zz9 *",
+            Variant::Chess,
+        );
         assert_eq!(g[0].issues[0].kind, IssueKind::UnparsableMove);
         let g = games(
             "[FEN \"4k3/8/8/8/8/8/4K3/R6R w - - 0 1\"]\n1. Rd1 *",
@@ -340,7 +350,10 @@ mod tests {
     fn resync_after_an_error() {
         // 3. Bb4 is illegal; the only legal move after which 3... a6 4. Ba4
         // play is 3. Bb5.
-        let g = games("1. e4 e5 2. Nf3 Nc6 3. Bb4 a6 4. Ba4 Nf6 5. Q9x *", Variant::Chess);
+        let g = games(
+            "1. e4 e5 2. Nf3 Nc6 3. Bb4 a6 4. Ba4 Nf6 5. Q9x *",
+            Variant::Chess,
+        );
         let k = kinds(&g[0]);
         assert_eq!(k[0], ("illegal-move", 1, 24));
         assert_eq!(k[1], ("resync", 1, 24));

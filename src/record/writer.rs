@@ -35,7 +35,10 @@ pub fn fen(game: &Game, ply: Option<usize>) -> Result<String, String> {
 
 /// An ASCII diagram after `ply`, in the rule pages' style.
 pub fn ascii(game: &Game, ply: Option<usize>) -> Result<String, String> {
-    Ok(ascii::position(&position_at(game, ply)?, Options::default()))
+    Ok(ascii::position(
+        &position_at(game, ply)?,
+        Options::default(),
+    ))
 }
 
 fn escape(v: &str) -> String {
@@ -71,7 +74,9 @@ pub fn pgn(game: &Game) -> String {
         out.push_str(&format!("[{name} \"{}\"]\n", escape(v)));
     }
     out.push_str(&format!("[Result \"{result}\"]\n"));
-    let written = ["event", "site", "date", "round", "white", "black", "result", "variant", "setup", "fen"];
+    let written = [
+        "event", "site", "date", "round", "white", "black", "result", "variant", "setup", "fen",
+    ];
     for (name, value) in &game.tags {
         if !written.contains(&name.to_ascii_lowercase().as_str()) {
             out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
