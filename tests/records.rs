@@ -104,7 +104,7 @@ fn several_games_a_file_with_and_without_tags() {
 fn an_unparsable_move() {
     let out = report("unparsable.pgn", 1);
     assert!(out.contains(
-        "unparsable.pgn:3:17: error: cannot read the move \"Nc6x\"\n  |\n3 | 1. e4 e5 2. Nf3 Nc6x 3. Bb5 *\n  |                 ^^^^\n  = expected: unexpected \"x\" after the move;"
+        "unparsable.pgn:3:17: error: cannot read the move \"Nc6x\": unexpected \"x\" after the move\n  |\n3 | 1. e4 e5 2. Nf3 Nc6x 3. Bb5 *\n  |                 ^^^^\n  = expected: a move such as Nf3, e2-e4, exd5, e8=Q, O-O, Qd1/g4, QKc2-c4 or Nb1-c3 @f3\n"
     ), "{out}");
     assert!(out.contains("  = found: Nc6x\n"), "{out}");
 }

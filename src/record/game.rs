@@ -618,14 +618,24 @@ impl Current {
         let parsed = match san::parse_text(text) {
             Ok(p) => p,
             Err(e) => {
-                // The caret goes under the whole token; the reader's
-                // message says where in it the trouble starts.
+                // The caret goes under the whole token; the message says
+                // where in it the trouble starts.
+                let (detail, wanted) = match e.message.split_once("; expected ") {
+                    Some((d, x)) => (format!(": {d}"), x.to_string()),
+                    None => (
+                        String::new(),
+                        e.message
+                            .strip_prefix("expected ")
+                            .unwrap_or(&e.message)
+                            .to_string(),
+                    ),
+                };
                 let issue = Issue::error(
                     IssueKind::UnparsableMove,
                     span,
-                    format!("cannot read the move {text:?}"),
+                    format!("cannot read the move {text:?}{detail}"),
                 )
-                .expected(e.message)
+                .expected(wanted)
                 .found(text);
                 return self.fail(issue, &at, span);
             }
@@ -1357,4 +1367,41 @@ pub fn setup_position(
     pos.castling = castling;
     variant.rules().validate(&pos)?;
     Ok(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variant_tags_by_name_or_alias_ignoring_case() {
+        for tag in ["Swap", "Swap Chess", "swap chess", "SWAP"] {
+            assert_eq!(variant_from_tag(tag), Some(Variant::Swap), "{tag}");
+        }
+        assert_eq!(
+            variant_from_tag("Kristensen's Game"),
+            Some(Variant::Kristensen)
+        );
+        assert_eq!(variant_from_tag("Standard"), Some(Variant::Chess));
+        assert_eq!(variant_from_tag("From Position"), Some(Variant::Chess));
+        assert_eq!(
+            variant_from_tag("gardner minichess"),
+            Some(Variant::Gardner)
+        );
+        assert_eq!(variant_from_tag("Chess960"), None);
+        assert!(known_variants().starts_with("chess (FIDE chess), gardner"));
+    }
+
+    #[test]
+    fn legend_letters_map_both_cases() {
+        let map = full_legend(&[('O', 'P'), ('x', 'n')]);
+        assert!(map.contains(&('o', 'p')));
+        assert!(map.contains(&('X', 'N')));
+        assert_eq!(
+            cell_stack("O", &map, Variant::Chess),
+            Ok(Stack::single(Piece::new(Color::White, Role::Pawn)))
+        );
+        assert!(cell_stack("PP", &map, Variant::Chess).is_err());
+        assert!(cell_stack("Z", &map, Variant::Chess).is_err());
+    }
 }

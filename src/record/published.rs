@@ -126,7 +126,7 @@ pub fn read<'a>(text: &'a str, sink: &mut dyn FnMut(Event<'a>)) {
                 // `2. P1 can continue ...` is a numbered list, not a
                 // score: the would-be move runs on into prose.
                 let runs_into_prose = toks.get(j + 1).is_some_and(|next| {
-                    matches!(next.kind, TokenKind::Word(w) if !is_number(w) && classify(w) == WordClass::Prose)
+                    matches!(next.kind, TokenKind::Word(w) if w.chars().any(char::is_alphabetic) && classify(w) == WordClass::Prose)
                         && !text[toks[j].span.end..next.span.start].contains('\n')
                 });
                 if !toks.get(j).is_some_and(is_move_like) || runs_into_prose {
