@@ -180,9 +180,13 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         let mut failed_write = None;
         let res = verify::read_file(path, format, &opts, &mut |game, bytes| {
             summary.add(&game);
-            progress.tick(path, summary.games, bytes, total);
             let text = game_text(path, &game, json, first);
             first = false;
+            if !text.is_empty() {
+                // The report goes on a line of its own, not after the bar.
+                progress.clear();
+            }
+            progress.tick(path, summary.games, bytes, total);
             if failed_write.is_none() && !text.is_empty() {
                 if let Err(e) = emit(out, &text) {
                     failed_write = Some(e);

@@ -478,11 +478,13 @@ impl Builder {
                 Ok(p) => p,
                 Err(e) => {
                     cur.game.readable = false;
-                    let s = Span::new(
-                        span.start + e.span.start,
-                        span.start + e.span.end.max(e.span.start + 1),
-                    )
-                    .min_within(*span);
+                    let s = clip(
+                        Span::new(
+                            span.start + e.span.start,
+                            span.start + e.span.end.max(e.span.start + 1),
+                        ),
+                        *span,
+                    );
                     cur.game.issues.push(
                         Issue::error(
                             IssueKind::Setup,
@@ -554,16 +556,11 @@ impl Builder {
     }
 }
 
-trait SpanExt {
-    fn min_within(self, outer: Span) -> Span;
-}
-
-impl SpanExt for Span {
-    /// The span clipped to `outer` (a FEN error inside a tag value).
-    fn min_within(self, outer: Span) -> Span {
-        let start = self.start.clamp(outer.start, outer.end);
-        Span::new(start, self.end.clamp(start, outer.end.max(start)))
-    }
+/// `span` clipped to `outer` (a FEN error inside a tag value whose
+/// escapes made it shorter than the text).
+fn clip(span: Span, outer: Span) -> Span {
+    let start = span.start.clamp(outer.start, outer.end);
+    Span::new(start, span.end.clamp(start, outer.end.max(start)))
 }
 
 fn normalize_result(r: &str) -> String {

@@ -142,6 +142,7 @@ impl<'a> Lexer<'a> {
 
     fn is_word_end(&self, c: char) -> bool {
         c.is_whitespace()
+            || c == '\u{feff}'
             || match self.mode {
                 Mode::Pgn => matches!(c, '{' | '}' | '(' | ')' | '[' | ']' | ';'),
                 Mode::Published => matches!(c, '{' | '('),
@@ -188,7 +189,8 @@ impl<'a> Iterator for Lexer<'a> {
                 self.line_start = true;
                 continue;
             }
-            if c.is_whitespace() {
+            // A byte-order mark (Windows editors) counts as a blank.
+            if c.is_whitespace() || c == '\u{feff}' {
                 self.pos += c.len_utf8();
                 continue;
             }
@@ -616,6 +618,12 @@ pub fn glyph_nag(word: &str) -> Option<u16> {
     })
 }
 
+/// `e.p.` after an en passant capture, as older texts write it: a remark,
+/// not a move.
+pub fn is_en_passant_mark(word: &str) -> bool {
+    matches!(word, "e.p." | "e.p" | "ep.")
+}
+
 /// A word that is a whole number (a stray token inside a score).
 pub fn is_number(word: &str) -> bool {
     !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
@@ -665,6 +673,16 @@ mod tests {
         assert_eq!(k[10], TokenKind::LineComment(" x"));
         assert_eq!(k[11], TokenKind::Close);
         assert_eq!(k.last(), Some(&TokenKind::Result("1-0")));
+    }
+
+    #[test]
+    fn byte_order_mark_is_a_blank() {
+        let k = kinds("\u{feff}[Event \"x\"]\r\n1. e4\r\n", Mode::Pgn);
+        assert!(
+            matches!(k[0], TokenKind::Tag { name: "Event", .. }),
+            "{k:?}"
+        );
+        assert_eq!(k[2], TokenKind::Word("e4"));
     }
 
     #[test]

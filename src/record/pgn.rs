@@ -7,7 +7,7 @@
 //! read one game at a time. [`read`] turns one chunk into [`Event`]s; it
 //! never judges a move.
 
-use super::lexer::{glyph_nag, is_number, Lexer, Mode, TokenKind};
+use super::lexer::{glyph_nag, is_en_passant_mark, is_number, Lexer, Mode, TokenKind};
 use super::{Event, Issue, IssueKind};
 use crate::error::Span;
 use std::io::{self, BufRead};
@@ -139,6 +139,9 @@ pub fn read<'a>(text: &'a str, sink: Sink<'_, 'a>) {
             }
             TokenKind::Word(w) => {
                 st.begin_movetext(span, sink);
+                if is_en_passant_mark(w) {
+                    continue;
+                }
                 if let Some(nag) = glyph_nag(w) {
                     sink(Event::Nag { nag, span });
                 } else if is_number(w) {

@@ -15,7 +15,7 @@
 //!
 //! Like the PGN reader it never judges a move.
 
-use super::lexer::{is_number, Lexer, Mode, Token, TokenKind};
+use super::lexer::{is_en_passant_mark, is_number, Lexer, Mode, Token, TokenKind};
 use super::{Event, Issue, IssueKind};
 use crate::color::Color;
 use crate::notation::san;
@@ -126,7 +126,9 @@ pub fn read<'a>(text: &'a str, sink: &mut dyn FnMut(Event<'a>)) {
                 // `2. P1 can continue ...` is a numbered list, not a
                 // score: the would-be move runs on into prose.
                 let runs_into_prose = toks.get(j + 1).is_some_and(|next| {
-                    matches!(next.kind, TokenKind::Word(w) if w.chars().any(char::is_alphabetic) && classify(w) == WordClass::Prose)
+                    matches!(next.kind, TokenKind::Word(w) if w.chars().any(char::is_alphabetic)
+                        && !is_en_passant_mark(w)
+                        && classify(w) == WordClass::Prose)
                         && !text[toks[j].span.end..next.span.start].contains('\n')
                 });
                 if !toks.get(j).is_some_and(is_move_like) || runs_into_prose {
@@ -147,6 +149,7 @@ pub fn read<'a>(text: &'a str, sink: &mut dyn FnMut(Event<'a>)) {
                 });
                 in_score = true;
             }
+            TokenKind::Word(w) if in_score && is_en_passant_mark(w) => {}
             TokenKind::Word(w) => {
                 if in_score && is_number(w) {
                     sink(Event::Issue(

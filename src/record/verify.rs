@@ -347,6 +347,18 @@ mod tests {
     }
 
     #[test]
+    fn en_passant_marks_are_remarks() {
+        let g = games("1. e4 Nf6 2. e5 d5 3. exd6 e.p. cxd6 *", Variant::Chess);
+        assert!(g[0].issues.is_empty(), "{:?}", g[0].issues);
+        assert_eq!(g[0].plies, 6);
+        let g = games(
+            "[A \"b\"]\n1. e4 Nf6 2. e5 d5 3. exd6 e.p. cxd6 *",
+            Variant::Chess,
+        );
+        assert!(g[0].issues.is_empty(), "{:?}", g[0].issues);
+    }
+
+    #[test]
     fn resync_after_an_error() {
         // 3. Bb4 is illegal; the only legal move after which 3... a6 4. Ba4
         // play is 3. Bb5.
