@@ -24,6 +24,13 @@ pub enum Target {
 }
 
 /// Convert a game record to another form.
+///
+/// Canonical PGN (Variant, SetUp and FEN tags as needed; comments and
+/// variations are not carried over), the position text or an ASCII
+/// diagram after a ply, or JSON of the moves and the position after each
+/// ({"format": "postal-record/1", "games": [...]}). Only sound records
+/// convert: otherwise the first error is printed, nothing is written, and
+/// the exit status is 1.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The record: PGN or published text (`-` reads standard input).

@@ -31,6 +31,24 @@ impl FormatArg {
 
 /// Replay game records and check their moves, diagrams, check marks and
 /// results.
+///
+/// Reads PGN (tags, comments, variations, NAGs, several games a file,
+/// streamed game by game) and scores printed in prose (move numbers, moves
+/// in any notation, commentary in parentheses, ASCII diagrams checked
+/// square by square; a move number going back to 1 starts a new game).
+/// Each problem is reported with file:line:col, the source line, a caret,
+/// what was expected and found, and the rule id; a summary line ends the
+/// report. After an error, verification picks the game up again when only
+/// one legal move lets the next moves be played, or at the next diagram.
+///
+/// Exit status: 0 sound (warnings allowed), 1 unsound, 2 unreadable.
+///
+/// --json prints one document: {"format": "postal-verify/1", "files":
+/// [{"file", "games": [{"index", "line", "variant", "white", "black",
+/// "plies", "result", "sound", "issues": [{"severity", "kind", "line",
+/// "column", "width", "source", "message", "expected", "found", "rule",
+/// "move"}]}], "error"}], "summary": {"files", "games", "sound", "unsound",
+/// "unreadable", "errors", "warnings", "notes"}}.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Record files: PGN, or published text with a score in prose (`-`
