@@ -16,6 +16,7 @@ pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod record;
 pub mod render;
 pub mod square;
 pub mod variant;

@@ -3,6 +3,7 @@
 //! 2 usage, parse or I/O error). `main.rs` only calls [`main`].
 
 pub mod claim;
+pub mod convert;
 pub mod diagram;
 pub mod draw;
 pub mod game;
@@ -19,6 +20,7 @@ pub mod show;
 pub mod status;
 pub mod takeback;
 pub mod variants;
+pub mod verify;
 
 use crate::error::{caret_snippet, Span};
 use crate::notation::movetext;
@@ -54,6 +56,8 @@ pub enum Command {
     Takeback(takeback::Args),
     Mail(mail::Args),
     Diagram(diagram::Args),
+    Verify(verify::Args),
+    Convert(convert::Args),
 }
 
 /// A failed command: what to print and the exit code.
@@ -155,6 +159,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Takeback(a) => takeback::run(a, out),
         Command::Mail(a) => mail::run(a, out),
         Command::Diagram(a) => diagram::run(a, out),
+        Command::Verify(a) => verify::run(a, out),
+        Command::Convert(a) => convert::run(a, out),
     }
 }
 

@@ -1,0 +1,118 @@
+//! `postal convert RECORD --to pgn|fen|ascii|json [--ply N] [-o OUT]`:
+//! a record to canonical PGN, the position text or an ASCII diagram after
+//! a ply, or JSON of its moves and positions. Only sound records convert:
+//! otherwise the first error is printed and nothing is written.
+
+use super::verify::{record_options, FormatArg};
+use super::{emit, CliError};
+use crate::record::game::Game;
+use crate::record::verify::{self, render_issue, Unreadable};
+use crate::record::{writer, Severity};
+use std::io::Write;
+
+/// What to convert to.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Canonical PGN with Variant, SetUp and FEN tags as needed.
+    Pgn,
+    /// The position text (FEN for chess) after --ply.
+    Fen,
+    /// An ASCII diagram after --ply, in the rule pages' style.
+    Ascii,
+    /// JSON of the moves and the position after each.
+    Json,
+}
+
+/// Convert a game record to another form.
+///
+/// Canonical PGN (Variant, SetUp and FEN tags as needed; comments and
+/// variations are not carried over), the position text or an ASCII
+/// diagram after a ply, or JSON of the moves and the position after each
+/// ({"format": "postal-record/1", "games": [...]}). Only sound records
+/// convert: otherwise the first error is printed, nothing is written, and
+/// the exit status is 1.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The record: PGN or published text (`-` reads standard input).
+    pub record: String,
+    /// The output form.
+    #[arg(long, value_enum)]
+    pub to: Target,
+    /// For fen and ascii: the position after this many plies (0 is the
+    /// start; default: the end).
+    #[arg(long, value_name = "N")]
+    pub ply: Option<usize>,
+    /// Which game of the record, from 1 (default: all for pgn and json,
+    /// the first for fen and ascii).
+    #[arg(long, value_name = "N")]
+    pub game: Option<usize>,
+    /// Write to this file instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<String>,
+    /// The variant, overriding any Variant tag.
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Diagram letter X stands for piece letter Y (e.g. O=P).
+    #[arg(long, value_name = "X=Y")]
+    pub legend: Vec<String>,
+    /// Read as PGN or as published text (default: guessed).
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+}
+
+pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let mut opts = record_options(args.variant.as_deref(), &args.legend)?;
+    opts.keep_moves = true;
+    let mut games: Vec<Game> = Vec::new();
+    let path = args.record.as_str();
+    verify::read_file(
+        path,
+        args.format.map(FormatArg::format),
+        &opts,
+        &mut |g, _| games.push(g),
+    )
+    .map_err(|Unreadable(m)| CliError::usage(format!("{path}: cannot read the record: {m}")))?;
+    for g in &games {
+        if let Some(issue) = g.issues.iter().find(|i| i.severity == Severity::Error) {
+            let text = render_issue(path, issue);
+            let code = if g.readable { 1 } else { 2 };
+            return Err(CliError {
+                message: format!(
+                    "game {} is not sound; nothing converted\n{}",
+                    g.index,
+                    text.trim_end()
+                ),
+                code,
+            });
+        }
+    }
+    let chosen: Vec<&Game> = match args.game {
+        Some(n) => match games.get(n.wrapping_sub(1)) {
+            Some(g) => vec![g],
+            None => {
+                return Err(CliError::usage(format!(
+                    "--game {n}: the record has {} game{}",
+                    games.len(),
+                    if games.len() == 1 { "" } else { "s" }
+                )))
+            }
+        },
+        None => match args.to {
+            Target::Pgn | Target::Json => games.iter().collect(),
+            Target::Fen | Target::Ascii => games.iter().take(1).collect(),
+        },
+    };
+    let text = match args.to {
+        Target::Pgn => chosen.iter().map(|g| writer::pgn(g)).collect::<String>(),
+        Target::Json => {
+            let owned: Vec<Game> = chosen.iter().map(|g| (*g).clone()).collect();
+            writer::json_document(&owned)
+        }
+        Target::Fen => writer::fen(chosen[0], args.ply).map_err(CliError::usage)?,
+        Target::Ascii => writer::ascii(chosen[0], args.ply).map_err(CliError::usage)?,
+    };
+    match &args.output {
+        Some(file) => std::fs::write(file, text).map_err(|e| CliError::io(file, e)),
+        None => emit(out, &text),
+    }
+}

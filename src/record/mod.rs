@@ -1,0 +1,287 @@
+//! Game records (DESIGN.md, "Game records"): one lexer, two readers, one
+//! builder.
+//!
+//! - [`lexer`] cuts PGN or published text into tokens; it never judges
+//!   legality.
+//! - [`pgn`] and [`published`] turn tokens into [`Event`]s: the structure
+//!   of a record (games, tags, move numbers, moves as written, comments,
+//!   variations, diagrams, results). They do not know the rules either.
+//! - [`game`]'s builder plays the moves on the variant's position through
+//!   `Position::parse_move`'s two steps, `play_with_effects` and
+//!   `Rules::check_mark`, and collects every problem as an [`Issue`], so a
+//!   variant's own notation and rules need nothing here.
+//! - [`verify`] drives a file through a reader and the builder, streaming
+//!   PGN game by game, and renders the report; [`writer`] writes PGN, FEN,
+//!   ASCII and JSON.
+//!
+//! The events of one game arrive in this order:
+//!
+//! 1. `BeginGame`.
+//! 2. `Tag` for each tag pair (PGN), in file order.
+//! 3. Before the first move: `Diagram` (published text; the last one sets
+//!    up the position) and `SideToMove` ("Black to move").
+//! 4. The movetext, in order: `MoveNumber`, `Move`, `Nag`, `Comment`,
+//!    `BeginVariation` ... `EndVariation` (nested, each variation an
+//!    alternative to the move just before it), `Diagram` (the position
+//!    after the last move), `Warning` for stray tokens, `Result`.
+//! 5. `EndGame`, saying whether another game follows at once (a published
+//!    move number that goes back to 1), so the builder can carry a
+//!    diagram written just before it over as that game's setup.
+
+pub mod game;
+pub mod lexer;
+pub mod pgn;
+pub mod published;
+pub mod verify;
+pub mod writer;
+
+use crate::color::Color;
+use crate::error::Span;
+use lexer::RawDiagram;
+use serde::Serialize;
+use std::borrow::Cow;
+
+/// What a reader found, in the order of the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event<'a> {
+    BeginGame {
+        span: Span,
+    },
+    Tag {
+        name: &'a str,
+        value: Cow<'a, str>,
+        value_span: Span,
+    },
+    /// `12.` or `12...`.
+    MoveNumber {
+        number: u32,
+        black: bool,
+        span: Span,
+    },
+    /// A move as written, glyphs and check marks included.
+    Move {
+        text: &'a str,
+        span: Span,
+    },
+    Nag {
+        nag: u16,
+        span: Span,
+    },
+    Comment {
+        text: &'a str,
+        span: Span,
+    },
+    BeginVariation {
+        span: Span,
+    },
+    EndVariation {
+        span: Span,
+    },
+    Diagram {
+        diagram: RawDiagram<'a>,
+        span: Span,
+    },
+    /// "White to move" / "Black to move" in published text.
+    SideToMove {
+        color: Color,
+        span: Span,
+    },
+    Result {
+        text: &'a str,
+        span: Span,
+    },
+    /// A problem the reader itself found (stray token, bad tag line).
+    Issue(Issue),
+    EndGame {
+        next_follows: bool,
+    },
+}
+
+/// How serious a problem is: errors make a record unsound; warnings
+/// (a wrong check mark, a stray token) and notes do not.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Note,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
+/// The kinds of problem, one a test (see tests/records.rs).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IssueKind {
+    /// Not a move in any notation the program reads.
+    UnparsableMove,
+    /// Well formed, but not legal in the position.
+    IllegalMove,
+    /// More than one legal move matches.
+    AmbiguousMove,
+    /// A diagram square that differs from the game's position, or a
+    /// diagram that cannot be read.
+    Diagram,
+    /// A `+`/`#` that does not match the position (a warning).
+    CheckMark,
+    /// A result that does not match the final position or the Result tag.
+    Result,
+    /// A move number that does not match the move it stands before.
+    MoveNumber,
+    /// A token that is neither move, number, comment nor prose, skipped.
+    StrayToken,
+    /// A start position (FEN tag or setup diagram) that cannot be used.
+    Setup,
+    /// An unknown `Variant` tag.
+    Variant,
+    /// A malformed tag pair, an unclosed comment or variation.
+    Syntax,
+    /// Verification lost track after an error and picked it up again.
+    Resync,
+    /// A diagram letter read through a legend.
+    Legend,
+}
+
+impl IssueKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IssueKind::UnparsableMove => "unparsable-move",
+            IssueKind::IllegalMove => "illegal-move",
+            IssueKind::AmbiguousMove => "ambiguous-move",
+            IssueKind::Diagram => "diagram",
+            IssueKind::CheckMark => "check-mark",
+            IssueKind::Result => "result",
+            IssueKind::MoveNumber => "move-number",
+            IssueKind::StrayToken => "stray-token",
+            IssueKind::Setup => "setup",
+            IssueKind::Variant => "variant",
+            IssueKind::Syntax => "syntax",
+            IssueKind::Resync => "resync",
+            IssueKind::Legend => "legend",
+        }
+    }
+}
+
+/// Where an issue stands in its file: line and column from 1 (the column
+/// in characters, so carets line up under multi-byte text), the width of
+/// the caret in characters, and the source line.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Location {
+    pub line: usize,
+    pub column: usize,
+    pub width: usize,
+    pub source: String,
+}
+
+/// One problem in a record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Issue {
+    pub severity: Severity,
+    pub kind: IssueKind,
+    /// Byte span in the text the reader was given (a PGN game's chunk).
+    #[serde(skip)]
+    pub span: Span,
+    #[serde(flatten)]
+    pub location: Location,
+    pub message: String,
+    pub expected: Option<String>,
+    pub found: Option<String>,
+    /// The rule id that decides it (`FI-3`, `SW-9`), where one does.
+    pub rule: Option<String>,
+    /// The move it concerns, as `10.` or `10...`.
+    #[serde(rename = "move")]
+    pub at_move: Option<String>,
+}
+
+impl Issue {
+    pub fn new(
+        severity: Severity,
+        kind: IssueKind,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Issue {
+        Issue {
+            severity,
+            kind,
+            span,
+            location: Location::default(),
+            message: message.into(),
+            expected: None,
+            found: None,
+            rule: None,
+            at_move: None,
+        }
+    }
+
+    pub fn error(kind: IssueKind, span: Span, message: impl Into<String>) -> Issue {
+        Issue::new(Severity::Error, kind, span, message)
+    }
+
+    pub fn warning(kind: IssueKind, span: Span, message: impl Into<String>) -> Issue {
+        Issue::new(Severity::Warning, kind, span, message)
+    }
+
+    pub fn note(kind: IssueKind, span: Span, message: impl Into<String>) -> Issue {
+        Issue::new(Severity::Note, kind, span, message)
+    }
+
+    pub fn expected(mut self, text: impl Into<String>) -> Issue {
+        self.expected = Some(text.into());
+        self
+    }
+
+    pub fn found(mut self, text: impl Into<String>) -> Issue {
+        self.found = Some(text.into());
+        self
+    }
+
+    pub fn rule(mut self, rule: Option<&str>) -> Issue {
+        self.rule = rule.map(str::to_string);
+        self
+    }
+
+    /// Fills in the location from the text the span points into;
+    /// `first_line` is the line number of the text's first line.
+    pub fn locate(&mut self, text: &str, first_line: usize) {
+        self.location = locate(text, first_line, self.span);
+    }
+}
+
+/// Line, column, caret width and source line of a span.
+pub fn locate(text: &str, first_line: usize, span: Span) -> Location {
+    let start = floor_char(text, span.start.min(text.len()));
+    let end = floor_char(text, span.end.clamp(start, text.len()));
+    let line_start = text[..start].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let line_end = text[start..]
+        .find('\n')
+        .map(|i| start + i)
+        .unwrap_or(text.len());
+    let line = first_line
+        + text.as_bytes()[..start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+    Location {
+        line,
+        column: text[line_start..start].chars().count() + 1,
+        width: text[start..end.min(line_end)].chars().count().max(1),
+        source: text[line_start..line_end]
+            .trim_end_matches('\r')
+            .to_string(),
+    }
+}
+
+fn floor_char(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}

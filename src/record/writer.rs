@@ -1,0 +1,174 @@
+//! Writing games: canonical PGN, the position text or an ASCII diagram
+//! after a ply, and JSON of moves and positions. Everything written reads
+//! back (the round-trip tests in tests/records.rs).
+
+use super::game::Game;
+use crate::color::Color;
+use crate::position::Position;
+use crate::render::{ascii, Options};
+use crate::variant::Variant;
+use serde_json::{json, Value};
+
+/// The position after `ply` plies of the main line (0 is the start);
+/// `None` means the end.
+pub fn position_at(game: &Game, ply: Option<usize>) -> Result<Position, String> {
+    let n = ply.unwrap_or(game.moves.len());
+    if n > game.moves.len() {
+        return Err(format!(
+            "game {} has {} plies; --ply goes from 0 to {}",
+            game.index,
+            game.moves.len(),
+            game.moves.len()
+        ));
+    }
+    let mut pos = game.start.clone();
+    for m in &game.moves[..n] {
+        pos = pos.play_unchecked(&m.mv);
+    }
+    Ok(pos)
+}
+
+/// The position text after `ply`.
+pub fn fen(game: &Game, ply: Option<usize>) -> Result<String, String> {
+    Ok(format!("{}\n", position_at(game, ply)?.to_text()))
+}
+
+/// An ASCII diagram after `ply`, in the rule pages' style.
+pub fn ascii(game: &Game, ply: Option<usize>) -> Result<String, String> {
+    Ok(ascii::position(
+        &position_at(game, ply)?,
+        Options::default(),
+    ))
+}
+
+fn escape(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The result to write: as recorded, else as the rules decided, else `*`.
+fn result_text(game: &Game) -> String {
+    game.result
+        .clone()
+        .or_else(|| game.outcome.as_ref().map(|o| o.result.as_str().to_string()))
+        .unwrap_or_else(|| "*".to_string())
+}
+
+/// Canonical PGN: the seven tag roster, the record's other tags, then
+/// `Variant` (unless FIDE chess) and `SetUp`/`FEN` (unless the game starts
+/// from the variant's start position); the main line in canonical
+/// notation with check marks, 80 columns wide. Comments and variations are
+/// not carried over.
+pub fn pgn(game: &Game) -> String {
+    let result = result_text(game);
+    let mut out = String::new();
+    let roster = [
+        ("Event", "?"),
+        ("Site", "?"),
+        ("Date", "????.??.??"),
+        ("Round", "?"),
+        ("White", "?"),
+        ("Black", "?"),
+    ];
+    for (name, default) in roster {
+        let v = game.tag(name).unwrap_or(default);
+        out.push_str(&format!("[{name} \"{}\"]\n", escape(v)));
+    }
+    out.push_str(&format!("[Result \"{result}\"]\n"));
+    let written = [
+        "event", "site", "date", "round", "white", "black", "result", "variant", "setup", "fen",
+    ];
+    for (name, value) in &game.tags {
+        if !written.contains(&name.to_ascii_lowercase().as_str()) {
+            out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
+        }
+    }
+    if game.variant != Variant::Chess {
+        out.push_str(&format!("[Variant \"{}\"]\n", game.variant.spec().title));
+    }
+    if game.start != Position::start(game.variant) {
+        out.push_str("[SetUp \"1\"]\n");
+        out.push_str(&format!("[FEN \"{}\"]\n", game.start.to_text()));
+    }
+    out.push('\n');
+    let mut words = Vec::new();
+    let mut pos = game.start.clone();
+    for (i, m) in game.moves.iter().enumerate() {
+        // A move number stays on the line of its move.
+        let number = if pos.turn == Color::White {
+            format!("{}. ", pos.fullmove)
+        } else if i == 0 {
+            format!("{}... ", pos.fullmove)
+        } else {
+            String::new()
+        };
+        words.push(format!("{number}{}", pos.move_text(&m.mv)));
+        pos = pos.play_unchecked(&m.mv);
+    }
+    words.push(result);
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+/// A game as JSON: its variant, tags, start, each move (number, side,
+/// as written, canonical, position after) and the result.
+pub fn json(game: &Game) -> Value {
+    let mut pos = game.start.clone();
+    let mut moves = Vec::new();
+    for (i, m) in game.moves.iter().enumerate() {
+        let number = pos.fullmove;
+        let side = pos.turn;
+        let canonical = pos.move_text(&m.mv);
+        pos = pos.play_unchecked(&m.mv);
+        moves.push(json!({
+            "ply": i + 1,
+            "number": number,
+            "side": side.name().to_lowercase(),
+            "written": m.written,
+            "move": canonical,
+            "position": pos.to_text(),
+        }));
+    }
+    let tags: serde_json::Map<String, Value> = game
+        .tags
+        .iter()
+        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+        .collect();
+    json!({
+        "variant": game.variant.name(),
+        "tags": tags,
+        "start": game.start.to_text(),
+        "moves": moves,
+        "end": pos.to_text(),
+        "result": result_text(game),
+        "outcome": game.outcome.as_ref().map(|o| json!({
+            "result": o.result.as_str(),
+            "reason": o.reason,
+            "rule": o.rule,
+        })),
+    })
+}
+
+/// All games as one JSON document: `{"format": "postal-record/1",
+/// "games": [...]}`.
+pub fn json_document(games: &[Game]) -> String {
+    let doc = json!({
+        "format": "postal-record/1",
+        "games": games.iter().map(json).collect::<Vec<_>>(),
+    });
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    s.push('\n');
+    s
+}
