@@ -820,3 +820,66 @@ fn ten_thousand_games_from_a_file() {
         "verified 10000 games in 1 file: 10000 sound, 0 unsound, 0 unreadable; 0 errors, 0 warnings, 0 notes\n"
     );
 }
+
+#[test]
+fn convert_to_diagrams_and_a_replay_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("game.html");
+    postal()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "convert",
+            "fixtures/records/swap-page.txt",
+            "--variant",
+            "swap",
+            "--game",
+            "2",
+            "--to",
+            "html",
+            "-o",
+        ])
+        .arg(&page)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("Qd1/g4/g7/h8"));
+    let out = postal()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "convert",
+            "fixtures/records/swap-page.txt",
+            "--variant",
+            "swap",
+            "--game",
+            "2",
+            "--to",
+            "svg",
+            "--ply",
+            "7",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let svg = String::from_utf8(out).unwrap();
+    assert!(svg.starts_with("<svg"));
+    // After 4. Qd1/g4/g7/h8 (ply 7) the white queen stands on h8.
+    assert!(svg.contains(" r . b q k . n Q  8"), "{svg}");
+    let png = dir.path().join("b.png");
+    postal()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "convert",
+            "fixtures/records/swap-page.txt",
+            "--variant",
+            "swap",
+            "--to",
+            "png",
+            "-o",
+        ])
+        .arg(&png)
+        .assert()
+        .success();
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+}

@@ -1,13 +1,15 @@
-//! `postal convert RECORD --to pgn|fen|ascii|json [--ply N] [-o OUT]`:
-//! a record to canonical PGN, the position text or an ASCII diagram after
-//! a ply, or JSON of its moves and positions. Only sound records convert:
+//! `postal convert RECORD --to pgn|fen|ascii|json|svg|png|html [--ply N]
+//! [-o OUT]`: a record to canonical PGN, the position text or a diagram
+//! (ASCII, SVG, PNG) after a ply, JSON of its moves and positions, or a
+//! self-contained HTML page that replays the game. Only sound records convert:
 //! otherwise the first error is printed and nothing is written.
 
 use super::verify::{record_options, FormatArg};
-use super::{emit, CliError};
+use super::CliError;
 use crate::record::game::Game;
 use crate::record::verify::{self, render_issue, Unreadable};
 use crate::record::{writer, Severity};
+use crate::render;
 use std::io::Write;
 
 /// What to convert to.
@@ -21,6 +23,12 @@ pub enum Target {
     Ascii,
     /// JSON of the moves and the position after each.
     Json,
+    /// An SVG diagram after --ply, last move and check highlighted.
+    Svg,
+    /// A PNG diagram after --ply (write it with -o).
+    Png,
+    /// One self-contained HTML page replaying the game (opens at --ply).
+    Html,
 }
 
 /// Convert a game record to another form.
@@ -99,20 +107,62 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         },
         None => match args.to {
             Target::Pgn | Target::Json => games.iter().collect(),
-            Target::Fen | Target::Ascii => games.iter().take(1).collect(),
+            _ => games.iter().take(1).collect(),
         },
     };
-    let text = match args.to {
-        Target::Pgn => chosen.iter().map(|g| writer::pgn(g)).collect::<String>(),
+    let diagram = |format| -> Result<Vec<u8>, CliError> {
+        let g = chosen[0];
+        let pos = writer::position_at(g, args.ply).map_err(CliError::usage)?;
+        let n = args.ply.unwrap_or(g.moves.len());
+        let last = n.checked_sub(1).map(|i| &g.moves[i].mv);
+        let opts = render::Options::for_position(&pos, last);
+        Ok(render::render(&pos, format, &opts))
+    };
+    let bytes: Vec<u8> = match args.to {
+        Target::Pgn => chosen
+            .iter()
+            .map(|g| writer::pgn(g))
+            .collect::<String>()
+            .into_bytes(),
         Target::Json => {
             let owned: Vec<Game> = chosen.iter().map(|g| (*g).clone()).collect();
-            writer::json_document(&owned)
+            writer::json_document(&owned).into_bytes()
         }
-        Target::Fen => writer::fen(chosen[0], args.ply).map_err(CliError::usage)?,
-        Target::Ascii => writer::ascii(chosen[0], args.ply).map_err(CliError::usage)?,
+        Target::Fen => writer::fen(chosen[0], args.ply)
+            .map_err(CliError::usage)?
+            .into_bytes(),
+        Target::Ascii => writer::ascii(chosen[0], args.ply)
+            .map_err(CliError::usage)?
+            .into_bytes(),
+        Target::Svg => diagram(render::Format::Svg)?,
+        Target::Png => {
+            if args.output.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+                return Err(CliError::usage(
+                    "a PNG image is not for the terminal: write it with -o FILE",
+                ));
+            }
+            diagram(render::Format::Png)?
+        }
+        Target::Html => {
+            let g = chosen[0];
+            let moves: Vec<_> = g.moves.iter().map(|m| m.mv.clone()).collect();
+            let info = render::html::GameInfo {
+                title: g.tag("Event").unwrap_or_default().to_string(),
+                white: g.tag("White").unwrap_or_default().to_string(),
+                black: g.tag("Black").unwrap_or_default().to_string(),
+                result: g.result.clone(),
+                details: Vec::new(),
+                start_ply: args.ply.unwrap_or(0).min(moves.len()),
+            };
+            render::html::game(&g.start, &moves, &info, &render::Options::default())
+                .map_err(|e| CliError::rule(e.to_string()))?
+                .into_bytes()
+        }
     };
     match &args.output {
-        Some(file) => std::fs::write(file, text).map_err(|e| CliError::io(file, e)),
-        None => emit(out, &text),
+        Some(file) => std::fs::write(file, bytes).map_err(|e| CliError::io(file, e)),
+        None => out
+            .write_all(&bytes)
+            .map_err(|e| CliError::io("<stdout>", e)),
     }
 }
