@@ -1125,3 +1125,95 @@ fn readme_transcript_is_current() {
         );
     }
 }
+
+// ---- each variant's own endings, through the game commands ---------------
+
+#[test]
+fn kr11_resigning_is_refused_in_kristensens_game() {
+    let dir = scratch("kr11");
+    let file = new_game(&dir, "kristensen", &[]);
+    refused(&file, 1, &["resign"], "KR-11");
+    // A draw by agreement stays allowed.
+    postal()
+        .args(["draw", "offer"])
+        .arg(&file)
+        .assert()
+        .success();
+    postal()
+        .args(["draw", "accept"])
+        .arg(&file)
+        .assert()
+        .success();
+    assert_eq!(json(&file)["result"]["result"], "1/2-1/2");
+}
+
+#[test]
+fn kr10_perpetual_check_ends_the_game_for_the_checker() {
+    let dir = scratch("kr10");
+    let file = new_game(
+        &dir,
+        "kristensen",
+        &["--position", "8k/7pp/6R2/9/9/9/9/9/K8 w - - 0 1 -"],
+    );
+    play(&file, &["Rh7", "Kh9", "Rg7", "Ki9", "Rh7", "Kh9", "Rg7"]);
+    let text = out(postal()
+        .arg("move")
+        .arg(&file)
+        .arg("Ki9")
+        .assert()
+        .success());
+    assert!(text.contains("0-1"), "{text}");
+    assert!(text.contains("KR-10"), "{text}");
+    assert_eq!(json(&file)["result"]["result"], "0-1");
+    refused(&file, 1, &["move", "@", "Rh7"], "over");
+}
+
+#[test]
+fn co9_the_king_forced_into_the_prison_loses() {
+    let dir = scratch("co9");
+    let file = new_game(
+        &dir,
+        "corral",
+        &["--position", "5/5/5/R4/2k2/5/N3N/5/Q3K w - - 0 39"],
+    );
+    play(&file, &["Qc3"]);
+    let moves = out(postal().arg("moves").arg(&file).assert().success());
+    assert_eq!(moves.trim(), "Kc5-prison");
+    let text = out(postal()
+        .arg("move")
+        .arg(&file)
+        .arg("Kc5-prison")
+        .assert()
+        .success());
+    assert!(text.contains("1-0"), "{text}");
+    assert!(text.contains("CO-9"), "{text}");
+    assert_eq!(json(&file)["result"]["result"], "1-0");
+}
+
+#[test]
+fn di10_the_last_move_and_the_draw_it_makes() {
+    // rules/disintegration.md CASE 1: Ka2-b3 takes all three black kings;
+    // Black's last move Rd7-d2 takes White's last two: drawn.
+    let dir = scratch("di10");
+    let file = new_game(
+        &dir,
+        "disintegration",
+        &["--position", "5/5/3r1/5/k4/kk3/5/K1K1K/R4 w - - 0 1"],
+    );
+    let text = out(postal()
+        .arg("move")
+        .arg(&file)
+        .arg("Ka2-b3")
+        .assert()
+        .success());
+    assert!(text.contains("wave 2"), "{text}");
+    assert!(json(&file)["result"].is_null());
+    let text = out(postal()
+        .arg("move")
+        .arg(&file)
+        .arg("Rd7-d2")
+        .assert()
+        .success());
+    assert!(text.contains("1/2-1/2"), "{text}");
+    assert!(text.contains("DI-10"), "{text}");
+}
