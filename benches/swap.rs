@@ -18,80 +18,32 @@ fn rate(nodes: u64, d: Duration) -> f64 {
     nodes as f64 / d.as_secs_f64().max(1e-9)
 }
 
-/// The sample game of the rule page (tests/swap.rs has it with its checks).
-const SAMPLE_GAME: &[&str] = &[
-    "e2-e4",
-    "e7-e5",
-    "Nb1-c3",
-    "Nb8-c6",
-    "g2-g4",
-    "Bf8-c5",
-    "Qd1/g4/g7/h8",
-    "Qd8-h4",
-    "Qh8/h7/g7/g8+",
-    "Ke8-e7",
-    "Nc3-d5+",
-    "Ke7-e6",
-    "Nd5:c7+",
-    "Ke6-d6",
-    "Nc7-b5+",
-    "Kd6-e7",
-    "Qg8/c8/c6/c5+",
-    "Ke7-e8",
-    "Bf1-c4?",
-    "Qh4/h2/h1/g1+",
-    "Bc4-f1",
-    "Qg1:h2?",
-    "Bb5/c6/d7+",
-    "Ke8:d7",
-    "Nf1:h2",
-    "f7-f6",
-    "Nh2:g4?",
-    "Rh7/g7/g4/h4/h1+",
-    "Qf2/e1/d1/c1/c2",
-    "Nh7/f6/g4+",
-    "Kf2-f3",
-    "Nc8/a7/c6/e5+",
-    "Kf3-g3",
-    "h:g7",
-    "Bd1:g4+",
-    "Ne5:g4",
-    "Kg3:g4",
-    "Bg8-e6+",
-    "Kg4-g3",
-    "g:f6",
-    "Qc2/e4/h7+",
-    "Ra8/a7/b7/d7",
-    "Qh7:e4",
-    "Be6-d5",
-    "Qe4/c2",
-    "Rd7-g7+",
-    "Kg3-f2",
-    "Rh1-f1+",
-    "Kf2-e3",
-    "Rg7-g3+",
-    "Ke3-d4",
-    "Rf1-f4",
-    "d2-d3",
-    "Rf4:h4",
-    "a2-a4",
-    "Bb5/d3??",
-    "Qc2/d3/e4/d5/c6+",
-    "Kb7-b8",
-    "Ra1/a4/a7/a8+",
-    "Be4/d5/c6/a8",
-    "Qd5-d6+",
-    "Kb8-b7",
-    "Qd6-c7+",
-    "Ba8/b7",
-    "Rc6/c7/c8+",
-    "Bb7/c8",
-    "R:c7+",
-    "Bc2/d3/e4/c6",
-    "Qe4/c6+",
-    "Ka8-b8",
-    "Rc7:c8++",
-];
+/// The sample game of the rule page, read from the page itself
+/// (fixtures/records/swap-chess.txt) by the published-text reader.
+fn sample_game() -> Vec<postal::Move> {
+    let page = include_str!("../fixtures/records/swap-chess.txt");
+    let opts = postal::record::game::Options {
+        variant: Some(Variant::Swap),
+        keep_moves: true,
+        ..Default::default()
+    };
+    let mut games = Vec::new();
+    postal::record::verify::read(
+        "swap-chess.txt",
+        page.as_bytes(),
+        None,
+        &opts,
+        &mut |g, _| games.push(g),
+    )
+    .expect("the page reads");
+    games
+        .pop()
+        .expect("the sample game")
+        .moves
+        .into_iter()
+        .map(|m| m.mv)
+        .collect()
+}
 
 /// Walk states perft 1 may visit per position of the game.
 const BUDGET: u64 = 10_000_000;
@@ -134,8 +86,8 @@ fn main() {
     let mut pos = start;
     let mut over = Vec::new();
     let mut slowest = (0, Duration::ZERO, 0);
-    for (ply, text) in SAMPLE_GAME.iter().enumerate() {
-        pos = pos.play(&pos.parse_move(text).unwrap()).unwrap();
+    for (ply, mv) in sample_game().iter().enumerate() {
+        pos = pos.play(mv).unwrap();
         let ply = ply + 1;
         let (r, d) = timed(|| count_swaps_within(&pos, BUDGET));
         match r {

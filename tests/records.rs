@@ -560,7 +560,7 @@ fn convert_writes_json_and_files() {
 // ---- the Swap Chess page --------------------------------------------------
 
 fn swap_page() -> String {
-    std::fs::read_to_string(fixture("swap-page.txt")).unwrap()
+    std::fs::read_to_string(fixture("swap-chess.txt")).unwrap()
 }
 
 #[test]
@@ -643,7 +643,7 @@ fn the_swap_page_first_diagram_sets_up_game_one() {
     };
     let mut games = Vec::new();
     verify::read(
-        "swap-page.txt",
+        "swap-chess.txt",
         swap_page().as_bytes(),
         None,
         &opts,
@@ -661,7 +661,7 @@ fn the_swap_page_first_diagram_sets_up_game_one() {
 }
 
 /// The Swap Chess page verified as published. Its expected report is
-/// fixtures/records/swap-page.verify; it needs the Swap Chess rules
+/// fixtures/records/swap-chess.verify; it needs the Swap Chess rules
 /// (bless with `POSTAL_BLESS=1 cargo test --test records swap_page` and
 /// review that the report names only real inconsistencies: the published
 /// `++` of the mate-in-one, which Black escapes with 1...Bd3/c4/f7, and the
@@ -671,7 +671,7 @@ fn the_swap_page_verifies_as_published() {
     let out = postal()
         .args([
             "verify",
-            "fixtures/records/swap-page.txt",
+            "fixtures/records/swap-chess.txt",
             "--variant",
             "swap",
         ])
@@ -683,7 +683,7 @@ fn the_swap_page_verifies_as_published() {
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout)
     );
-    let expected = fixture("swap-page.verify");
+    let expected = fixture("swap-chess.verify");
     if std::env::var_os("POSTAL_BLESS").is_some() {
         std::fs::write(&expected, &text).unwrap();
     }
@@ -829,7 +829,7 @@ fn convert_to_diagrams_and_a_replay_page() {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([
             "convert",
-            "fixtures/records/swap-page.txt",
+            "fixtures/records/swap-chess.txt",
             "--variant",
             "swap",
             "--game",
@@ -847,7 +847,7 @@ fn convert_to_diagrams_and_a_replay_page() {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([
             "convert",
-            "fixtures/records/swap-page.txt",
+            "fixtures/records/swap-chess.txt",
             "--variant",
             "swap",
             "--game",
@@ -871,7 +871,7 @@ fn convert_to_diagrams_and_a_replay_page() {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([
             "convert",
-            "fixtures/records/swap-page.txt",
+            "fixtures/records/swap-chess.txt",
             "--variant",
             "swap",
             "--to",
