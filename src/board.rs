@@ -95,9 +95,11 @@ impl Board {
     }
 
     fn grid_index(&self, sq: Square) -> Option<usize> {
-        let c = sq.file - self.f0;
-        let r = sq.rank - self.r0;
-        if c < 0 || r < 0 || c >= self.width || r >= self.height {
+        // In i32: a square read from text may be far from the board, e.g.
+        // (32767,1), and the difference would overflow i16.
+        let c = sq.file as i32 - self.f0 as i32;
+        let r = sq.rank as i32 - self.r0 as i32;
+        if c < 0 || r < 0 || c >= self.width as i32 || r >= self.height as i32 {
             None
         } else {
             Some(r as usize * self.width as usize + c as usize)
