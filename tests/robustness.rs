@@ -23,3 +23,32 @@ fn a_square_far_from_the_board_is_not_on_it() {
         assert!(pos.parse_move(text).is_err(), "{text}");
     }
 }
+
+#[test]
+fn clocks_at_their_largest_do_not_overflow() {
+    // A position text may set both clocks to u32::MAX; writing a move
+    // (which plays it to find the check mark), listing and playing moves
+    // overflowed them.
+    let max = u32::MAX;
+    for text in [
+        format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 {max}"),
+        format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - {max} 1"),
+        format!("4k3/8/8/8/8/8/8/R3K3 b - - {max} {max}"),
+    ] {
+        let pos = Position::from_text(Variant::Chess, &text).unwrap();
+        for mv in pos.legal_moves() {
+            let written = pos.move_text(&mv);
+            let next = pos.play_unchecked(&mv);
+            assert!(next.halfmove <= max && next.fullmove >= pos.fullmove);
+            assert!(!written.is_empty());
+        }
+    }
+    let pos = Position::from_text(
+        Variant::Chess,
+        &format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 {max}"),
+    )
+    .unwrap();
+    let next = pos.play(&pos.parse_move("e5").unwrap()).unwrap();
+    assert_eq!((next.fullmove, next.halfmove), (max, 0));
+    assert_eq!(Position::from_text(Variant::Chess, &next.to_text()), Ok(next));
+}
