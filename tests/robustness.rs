@@ -52,3 +52,18 @@ fn clocks_at_their_largest_do_not_overflow() {
     assert_eq!((next.fullmove, next.halfmove), (max, 0));
     assert_eq!(Position::from_text(Variant::Chess, &next.to_text()), Ok(next));
 }
+
+#[test]
+fn coordinates_never_name_the_prison() {
+    // The prison is the square (-32768,-32768) inside; written as
+    // coordinates it read as the prison, and its neighbours overflowed.
+    use postal::notation::square::{parse_square, MAX_COORDINATE};
+    assert_eq!(parse_square("(-32768,-32768)"), None);
+    assert_eq!(parse_square("(32767,-32768)"), None);
+    assert_eq!(parse_square("(10000,1)"), None);
+    assert_eq!(parse_square("prison"), Some(Square::PRISON));
+    let far = Square::new(-MAX_COORDINATE, MAX_COORDINATE);
+    assert_eq!(parse_square(&far.to_string()), Some(far));
+    let pos = Position::start(Variant::Chess);
+    assert!(pos.parse_move("Kc5-(-32768,-32768)").is_err());
+}
