@@ -19,7 +19,12 @@ fn a_square_far_from_the_board_is_not_on_it() {
         assert_eq!(board.get(sq), None);
     }
     let pos = Position::start(Variant::Chess);
-    for text in ["(32767,1)", "Q(-32767,5)", "Nb1-(32767,32767)", "a1-(32767,1)"] {
+    for text in [
+        "(32767,1)",
+        "Q(-32767,5)",
+        "Nb1-(32767,32767)",
+        "a1-(32767,1)",
+    ] {
         assert!(pos.parse_move(text).is_err(), "{text}");
     }
 }
@@ -50,7 +55,10 @@ fn clocks_at_their_largest_do_not_overflow() {
     .unwrap();
     let next = pos.play(&pos.parse_move("e5").unwrap()).unwrap();
     assert_eq!((next.fullmove, next.halfmove), (max, 0));
-    assert_eq!(Position::from_text(Variant::Chess, &next.to_text()), Ok(next));
+    assert_eq!(
+        Position::from_text(Variant::Chess, &next.to_text()),
+        Ok(next)
+    );
 }
 
 #[test]
@@ -66,4 +74,25 @@ fn coordinates_never_name_the_prison() {
     assert_eq!(parse_square(&far.to_string()), Some(far));
     let pos = Position::start(Variant::Chess);
     assert!(pos.parse_move("Kc5-(-32768,-32768)").is_err());
+}
+
+#[test]
+fn a_far_origin_is_refused() {
+    // The board's array spans a1 and the squares read: origin=(9999,9999)
+    // allocated some 800 MB, and near i16::MAX the square numbers
+    // overflowed. Only a variant whose board grows takes an origin at all.
+    for variant in Variant::ALL {
+        for origin in ["(9999,9999)", "(-9999,1)", "(1,1001)", "(-1001,-1001)"] {
+            let text = format!("k4/5/5/5/4K w - - 0 1 origin={origin}");
+            let e = Position::from_text(variant, &text).unwrap_err();
+            assert!(e.message.contains("origin"), "{variant} {origin}: {e}");
+            assert_eq!(&text[e.span.start..e.span.end], format!("origin={origin}"));
+        }
+        if variant.spec().board_grows {
+            let text = "k4/5/5/5/4K w - - 0 1 origin=(-1000,1000)";
+            if let Ok(pos) = Position::from_text(variant, text) {
+                assert_eq!(pos.board.square_count(), 25);
+            }
+        }
+    }
 }

@@ -70,6 +70,11 @@ pub fn fields(text: &str) -> Vec<(&str, Span)> {
     out
 }
 
+/// How far the `origin=` corner may lie from a1. The board's array spans
+/// a1 and every square read, so a far origin would allocate a huge array
+/// (and the squares' numbers would overflow `i16`).
+const MAX_ORIGIN: i16 = 1000;
+
 /// Reads a position text for a variant.
 pub fn read(variant: Variant, text: &str) -> Result<Position, ParseError> {
     let rules = variant.rules();
@@ -83,6 +88,14 @@ pub fn read(variant: Variant, text: &str) -> Result<Position, ParseError> {
     if let Some(k) = fields.iter().position(|(f, _)| f.starts_with("origin=")) {
         let (f, span) = fields.remove(k);
         match crate::notation::square::coordinates(&f["origin=".len()..]) {
+            Ok(("", sq)) if sq.file.abs() > MAX_ORIGIN || sq.rank.abs() > MAX_ORIGIN => {
+                return Err(err(
+                    span,
+                    format!(
+                        "the origin is too far from a1: at most {MAX_ORIGIN} files or ranks away"
+                    ),
+                ))
+            }
             Ok(("", sq)) => origin = (sq.file, sq.rank),
             _ => return Err(err(span, "expected origin=(file,rank), e.g. origin=(0,-1)")),
         }
