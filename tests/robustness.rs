@@ -96,3 +96,13 @@ fn a_far_origin_is_refused() {
         }
     }
 }
+
+#[test]
+fn an_origin_field_alone_is_no_placement() {
+    // The origin field was looked for among all fields, the placement
+    // too, and taking it away left no placement to index.
+    for text in ["origin=(0,0)", "  origin=(0,0)  ", "origin=(0,0) w - - 0 1"] {
+        let e = Position::from_text(Variant::Chess, text).unwrap_err();
+        assert!(e.span.end <= text.len());
+    }
+}

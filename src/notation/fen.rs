@@ -85,8 +85,12 @@ pub fn read(variant: Variant, text: &str) -> Result<Position, ParseError> {
     }
     // The origin field may stand anywhere after the placement.
     let mut origin = (1i16, 1i16);
-    if let Some(k) = fields.iter().position(|(f, _)| f.starts_with("origin=")) {
-        let (f, span) = fields.remove(k);
+    if let Some(k) = fields
+        .iter()
+        .skip(1)
+        .position(|(f, _)| f.starts_with("origin="))
+    {
+        let (f, span) = fields.remove(k + 1);
         match crate::notation::square::coordinates(&f["origin=".len()..]) {
             Ok(("", sq)) if sq.file.abs() > MAX_ORIGIN || sq.rank.abs() > MAX_ORIGIN => {
                 return Err(err(
