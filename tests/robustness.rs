@@ -117,3 +117,23 @@ fn a_movement_range_too_large_is_an_error() {
     assert_eq!(parse_betza("W255").unwrap().atoms[0].range, 255);
     assert_eq!(parse_betza("WW").unwrap().atoms[0].range, 0);
 }
+
+#[test]
+fn a_megabyte_of_movetext_fails_at_once() {
+    // Kristensen pawns step back, so "a3 a6 a2 a7" never ends the game:
+    // a megabyte of it played 333,000 plies and held every position
+    // (about 500 MB). It now fails before playing anything.
+    use postal::notation::movetext::{play, tokens, MAX_PLIES};
+    let pos = Position::start(Variant::Kristensen);
+    let mut text = String::new();
+    while text.len() < 1 << 20 {
+        text.push_str("a3 a6 a2 a7 ");
+    }
+    let (span, e) = play(&pos, &text).unwrap_err();
+    let past = &tokens(&text)[MAX_PLIES];
+    assert_eq!(span, past.span);
+    assert!(e.span().is_some(), "a syntax error: {e}");
+    assert!(e.to_string().contains("more than"), "{e}");
+    // Below the limit the same moves play.
+    assert_eq!(play(&pos, "1. a3 a6 2. a2 a7 3. a3").unwrap().len(), 5);
+}
