@@ -858,3 +858,40 @@ fn a_megabyte_of_movetext_fails_at_once() {
     // Below the limit the same moves play.
     assert_eq!(play(&pos, "1. a3 a6 2. a2 a7 3. a3").unwrap().len(), 5);
 }
+
+#[test]
+fn the_command_line_refuses_bad_input_without_panicking() {
+    // The fixed bugs above, as a user meets them: exit 0 or 2, one error
+    // line with a caret, never a panic.
+    use assert_cmd::Command;
+    let max = u32::MAX;
+    let clocks = format!("4k3/8/8/8/8/8/8/R3K3 b - - {max} {max}");
+    let endless = "a3 a6 a2 a7 ".repeat(5_001);
+    let cases: Vec<(Vec<&str>, i32)> = vec![
+        (vec!["moves", "chess", "--position", &clocks], 0),
+        (vec!["perft", "chess", "2", "--position", &clocks], 0),
+        (vec!["moves", "chess", "--moves", "1. e4 (32767,1)"], 2),
+        (vec!["moves", "chess", "--moves", "Kc5-(-32768,-32768)"], 2),
+        (vec!["moves", "chess", "--position", "origin=(0,0)"], 2),
+        (
+            vec!["moves", "chess", "--position", "  origin=(9999,9999) "],
+            2,
+        ),
+        (vec!["moves", "kristensen", "--moves", &endless], 2),
+        (vec!["moves", "chess", "--moves", "1. e4 é5"], 2),
+    ];
+    for (args, code) in cases {
+        let out = Command::cargo_bin("postal")
+            .expect("binary built")
+            .args(&args)
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let shown: Vec<&str> = args.iter().map(|a| &a[..a.len().min(40)]).collect();
+        assert_eq!(out.status.code(), Some(code), "{shown:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{shown:?}: {stderr}");
+        if code != 0 {
+            assert!(stderr.starts_with("postal: error: "), "{shown:?}: {stderr}");
+        }
+    }
+}
