@@ -243,14 +243,23 @@ impl Board {
                     b.3.max(sq.rank),
                 )
             };
-            let f0 = (minf - MARGIN).min(self.f0).min(minf - grow + 2);
-            let r0 = (minr - MARGIN).min(self.r0).min(minr - grow + 2);
-            let f1 = (maxf + MARGIN)
-                .max(self.f0 + self.width - 1)
-                .max(maxf + grow - 2);
-            let r1 = (maxr + MARGIN)
-                .max(self.r0 + self.height - 1)
-                .max(maxr + grow - 2);
+            // An empty board's array says nothing about where its squares
+            // will be: lay out around the new square alone (a far
+            // `origin=` must not allocate the space between it and a1).
+            let (old_f0, old_r0, old_f1, old_r1) = if self.bounds.0 > self.bounds.2 {
+                (i16::MAX, i16::MAX, i16::MIN, i16::MIN)
+            } else {
+                (
+                    self.f0,
+                    self.r0,
+                    self.f0 + self.width - 1,
+                    self.r0 + self.height - 1,
+                )
+            };
+            let f0 = (minf - MARGIN).min(old_f0).min(minf - grow + 2);
+            let r0 = (minr - MARGIN).min(old_r0).min(minr - grow + 2);
+            let f1 = (maxf + MARGIN).max(old_f1).max(maxf + grow - 2);
+            let r1 = (maxr + MARGIN).max(old_r1).max(maxr + grow - 2);
             self.relayout(f0, r0, f1 - f0 + 1, r1 - r0 + 1);
         }
         let i = self.grid_index(sq).unwrap_or(0);

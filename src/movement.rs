@@ -17,7 +17,7 @@
 use crate::color::Color;
 use nom::branch::alt;
 use nom::character::complete::{char, digit1, one_of};
-use nom::combinator::{all_consuming, map, opt};
+use nom::combinator::{all_consuming, map, map_res, opt};
 use nom::multi::{many0, many1};
 use nom::{IResult, Parser};
 
@@ -200,7 +200,8 @@ fn atom_group(input: &str) -> IResult<&str, Vec<Atom>> {
         modifiers,
         one_of("WFDANRBQK"),
         opt(alt((char('W'), char('F')))),
-        opt(map(digit1, |d: &str| d.parse::<u8>().unwrap_or(0))),
+        // A range that does not fit a u8 is an error, not an unlimited rider.
+        opt(map_res(digit1, |d: &str| d.parse::<u8>())),
     )
         .parse(input)?;
     let mode = mods.mode.unwrap_or(Mode::Both);

@@ -542,7 +542,8 @@ impl Position {
         if m.role == Role::Pawn || !effects.captured.is_empty() {
             self.halfmove = 0;
         } else {
-            self.halfmove += 1;
+            // Saturating: a position text may set the clocks to u32::MAX.
+            self.halfmove = self.halfmove.saturating_add(1);
         }
         self.end_turn();
         effects
@@ -551,7 +552,7 @@ impl Position {
     /// Passes the turn: flips the side, counts the move number.
     pub fn end_turn(&mut self) {
         if self.turn == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.turn = !self.turn;
     }

@@ -536,9 +536,9 @@ fn bu4_wide_boards_read_back() {
     assert_eq!(p.board.square_count(), 615);
     // An origin so far out that the box would leave the coordinate range
     // is refused, not overflowed.
-    let far = "k2/3/2K w - - 0 1 origin=(32766,1)";
+    let far = "k2/3/2K w - - 0 1 origin=(1001,1)";
     assert!(Position::from_text(Variant::Building, far).is_err());
-    let near = "k2/3/2K w - - 0 1 origin=(10000,-10000)";
+    let near = "k2/3/2K w - - 0 1 origin=(1000,-1000)";
     assert_eq!(
         Position::from_text(Variant::Building, near)
             .unwrap()

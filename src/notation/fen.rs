@@ -26,9 +26,6 @@ use nom::{IResult, Parser};
 /// square a turn (BU-2), so long games need more than any fixed board.
 const MAX_SIDE: usize = 1000;
 
-/// The largest file or rank an `origin=` field may name.
-const MAX_ORIGIN: i16 = 10_000;
-
 /// One cell run of a rank in the placement field.
 #[derive(Debug, Clone, PartialEq)]
 enum Cell {
@@ -77,6 +74,11 @@ pub fn fields(text: &str) -> Vec<(&str, Span)> {
     out
 }
 
+/// How far the `origin=` corner may lie from a1. The board's array spans
+/// a1 and every square read, so a far origin would allocate a huge array
+/// (and the squares' numbers would overflow `i16`).
+const MAX_ORIGIN: i16 = 1000;
+
 /// Reads a position text for a variant.
 pub fn read(variant: Variant, text: &str) -> Result<Position, ParseError> {
     let pos = read_unvalidated(variant, text)?;
@@ -99,20 +101,23 @@ pub fn read_unvalidated(variant: Variant, text: &str) -> Result<Position, ParseE
     }
     // The origin field may stand anywhere after the placement.
     let mut origin = (1i16, 1i16);
-    if let Some(k) = fields.iter().position(|(f, _)| f.starts_with("origin=")) {
-        let (f, span) = fields.remove(k);
+    if let Some(k) = fields
+        .iter()
+        .skip(1)
+        .position(|(f, _)| f.starts_with("origin="))
+    {
+        let (f, span) = fields.remove(k + 1);
         match crate::notation::square::coordinates(&f["origin=".len()..]) {
-            // Far enough for any game, near enough that every square of
-            // the box and its margin fits the coordinate range.
-            Ok(("", sq)) if sq.file.abs() <= MAX_ORIGIN && sq.rank.abs() <= MAX_ORIGIN => {
-                origin = (sq.file, sq.rank)
-            }
-            _ => {
+            Ok(("", sq)) if sq.file.abs() > MAX_ORIGIN || sq.rank.abs() > MAX_ORIGIN => {
                 return Err(err(
                     span,
-                    format!("expected origin=(file,rank) with both within ±{MAX_ORIGIN}, e.g. origin=(0,-1)"),
+                    format!(
+                        "the origin is too far from a1: at most {MAX_ORIGIN} files or ranks away"
+                    ),
                 ))
             }
+            Ok(("", sq)) => origin = (sq.file, sq.rank),
+            _ => return Err(err(span, "expected origin=(file,rank), e.g. origin=(0,-1)")),
         }
     }
     let (placement, pspan) = fields[0];

@@ -2,7 +2,7 @@
 //! (`1. e4 e5 2. Nf3`, `1. e2-e4 e7-e5 2. Qd1/g4`, `Nb1-c3 @f3`). Used by
 //! `--moves` on the command line; records have their own reader.
 
-use crate::error::{MoveError, Span};
+use crate::error::{MoveError, ParseError, Span};
 use crate::mv::Move;
 use crate::position::Position;
 use nom::bytes::complete::take_while1;
@@ -67,12 +67,26 @@ pub fn tokens(text: &str) -> Vec<Token<'_>> {
     out
 }
 
+/// The most moves a movetext may hold. Every position after a move is
+/// kept, and in a variant whose pawns step back a game need never end, so
+/// without a bound a megabyte of movetext held half a gigabyte of
+/// positions. The longest possible FIDE game has under 18,000 plies.
+pub const MAX_PLIES: usize = 20_000;
+
 /// Plays a movetext from a position, returning each move and the position
-/// after it, or the span of the first move that fails with why.
+/// after it, or the span of the first move that fails with why. A movetext
+/// of more than [`MAX_PLIES`] moves fails at once, at the first move past
+/// the limit, as a syntax error.
 pub fn play(pos: &Position, text: &str) -> Result<Vec<(Move, Position)>, (Span, MoveError)> {
+    let tokens = tokens(text);
+    if let Some(tok) = tokens.get(MAX_PLIES) {
+        let message = format!("more than {MAX_PLIES} moves; split the movetext");
+        let error = ParseError::new(Span::new(0, tok.text.len()), message);
+        return Err((tok.span, MoveError::Syntax(error)));
+    }
     let mut out = Vec::new();
     let mut cur = pos.clone();
-    for tok in tokens(text) {
+    for tok in tokens {
         let mv = cur.parse_move(tok.text).map_err(|e| {
             let span = match e.span() {
                 Some(s) => s.shift(tok.span.start),

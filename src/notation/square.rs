@@ -26,10 +26,19 @@ pub fn rank(input: &str) -> IResult<&str, i16> {
     .parse(input)
 }
 
+/// The largest file or rank number written as `(f,r)`. No board this
+/// program reads reaches it, and keeping squares read from text this small
+/// keeps square arithmetic in `i16` and `(-32768,-32768)`, the prison's
+/// internal name, out of reach.
+pub const MAX_COORDINATE: i16 = 9999;
+
 fn signed(input: &str) -> IResult<&str, i16> {
-    map_res(recognize((opt(char('-')), digit1)), |d: &str| {
-        d.parse::<i16>()
-    })
+    verify(
+        map_res(recognize((opt(char('-')), digit1)), |d: &str| {
+            d.parse::<i16>()
+        }),
+        |n: &i16| (-MAX_COORDINATE..=MAX_COORDINATE).contains(n),
+    )
     .parse(input)
 }
 

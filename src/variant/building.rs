@@ -626,7 +626,7 @@ mod tests {
             ("Nc3 @f2", "is dark"),
             ("Nc3 @(0,0)", "shares no edge"),
             ("Nc3 @prison", "shares no edge"),
-            ("Nc3 @(32767,5)", "shares no edge"),
+            ("Nc3 @(9999,5)", "shares no edge"),
         ] {
             let e = p.parse_move(text).unwrap_err();
             assert!(e.to_string().contains(why), "{text}: {e}");

@@ -487,7 +487,7 @@ impl Rules for Corral {
         if group.contains(Role::Pawn) || !effects.captured.is_empty() {
             pos.halfmove = 0;
         } else {
-            pos.halfmove += 1;
+            pos.halfmove = pos.halfmove.saturating_add(1);
         }
         pos.end_turn();
         effects

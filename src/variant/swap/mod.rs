@@ -146,7 +146,7 @@ impl Swap {
         }
         pos.ep = None;
         // SW-10: a swap is not a capture and does not reset the count.
-        pos.halfmove += 1;
+        pos.halfmove = pos.halfmove.saturating_add(1);
         pos.end_turn();
         set_ko(pos, Some(before));
         effects
