@@ -10,6 +10,13 @@
 //!
 //! The rectangle grows when a square is added near its edge (BU-4); a
 //! square's name never changes, only its index in the array.
+//!
+//! Beside the cells the board keeps bit sets over the grid's indices: which
+//! cells are on the board and which hold pieces of each side, updated by
+//! every setter. Move generation and king searches visit the pieces of one
+//! side through them instead of walking every cell of the array (on a grown
+//! Building board most cells are holes), and in array order, so the order
+//! of generated moves is the order of a walk over the cells.
 
 use crate::color::Color;
 use crate::piece::{Piece, Stack};
@@ -19,7 +26,7 @@ use crate::square::Square;
 /// pieces (knight, Fye'tin's A, Kristensen's rook) is two squares.
 pub const MARGIN: i16 = 2;
 
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(PartialEq, Eq, Hash, Debug)]
 pub struct Board {
     /// Square of the cell at index 0 (bottom-left corner of the array).
     f0: i16,
@@ -32,6 +39,104 @@ pub struct Board {
     /// Smallest and largest file and rank of the squares on the grid,
     /// kept up to date as squares are added (see [`Board::bounds`]).
     bounds: (i16, i16, i16, i16),
+    /// Bit sets over the grid's cells, [`BLOCK`] words per 64 cells: the
+    /// cells on the board, then those holding White's and Black's pieces
+    /// (the prison is in none of them). A function of `cells` and the
+    /// layout, so the derived comparisons need not look at it.
+    bits: Vec<u64>,
+}
+
+/// Words of [`Board::bits`] per 64 cells: on the board, White, Black.
+const BLOCK: usize = 3;
+const ON: usize = 0;
+
+/// The word of [`Board::bits`] that holds the pieces of `color`.
+#[inline]
+fn side_word(color: Color) -> usize {
+    1 + color as usize
+}
+
+/// Which word of a block a cell's contents set: `None` for an empty or
+/// `OFF` cell.
+#[inline]
+fn occupancy(stack: Stack) -> Option<usize> {
+    stack.is_occupied().then(|| side_word(stack.color()))
+}
+
+/// The set bits of a word, lowest first.
+#[derive(Clone)]
+struct Ones(u64);
+
+impl Iterator for Ones {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(i)
+    }
+}
+
+/// The cells of a bit set of [`Board::bits`], in array order.
+#[derive(Clone)]
+pub struct Cells<'a> {
+    blocks: std::slice::ChunksExact<'a, u64>,
+    /// Words of a block OR-ed together to make the set.
+    select: u8,
+    base: usize,
+    word: Ones,
+}
+
+impl Iterator for Cells<'_> {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        loop {
+            if let Some(i) = self.word.next() {
+                return Some(self.base + i);
+            }
+            let block = self.blocks.next()?;
+            self.base = self.base.wrapping_add(64);
+            let mut w = 0;
+            for (k, &word) in block.iter().enumerate() {
+                if self.select & (1 << k) != 0 {
+                    w |= word;
+                }
+            }
+            self.word = Ones(w);
+        }
+    }
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            f0: self.f0,
+            r0: self.r0,
+            width: self.width,
+            height: self.height,
+            cells: self.cells.clone(),
+            prison: self.prison,
+            bounds: self.bounds,
+            bits: self.bits.clone(),
+        }
+    }
+
+    /// Copies into the arrays this board already has (perft's scratch
+    /// positions copy a board per node without allocating).
+    fn clone_from(&mut self, source: &Board) {
+        self.f0 = source.f0;
+        self.r0 = source.r0;
+        self.width = source.width;
+        self.height = source.height;
+        self.cells.clone_from(&source.cells);
+        self.prison = source.prison;
+        self.bounds = source.bounds;
+        self.bits.clone_from(&source.bits);
+    }
 }
 
 impl Board {
@@ -51,6 +156,7 @@ impl Board {
             } else {
                 (1, 1, 0, 0)
             },
+            bits: Vec::new(),
         };
         for r in 1..=ranks {
             for f in 1..=files {
@@ -58,7 +164,64 @@ impl Board {
                 board.cells[i] = Stack::EMPTY;
             }
         }
+        board.rebuild_bits();
         board
+    }
+
+    /// Recomputes the bit sets from the cells (after a new layout).
+    fn rebuild_bits(&mut self) {
+        let n = self.grid_len();
+        self.bits.clear();
+        self.bits.resize(n.div_ceil(64) * BLOCK, 0);
+        for i in 0..n {
+            let c = self.cells[i];
+            if !c.is_off() {
+                self.bits[i / 64 * BLOCK + ON] |= 1 << (i % 64);
+            }
+            if let Some(k) = occupancy(c) {
+                self.bits[i / 64 * BLOCK + k] |= 1 << (i % 64);
+            }
+        }
+    }
+
+    /// Writes a cell, keeping the bit sets up to date.
+    #[inline]
+    fn write(&mut self, index: usize, stack: Stack) {
+        let old = std::mem::replace(&mut self.cells[index], stack);
+        let (was, now) = (occupancy(old), occupancy(stack));
+        if was != now && index < self.grid_len() {
+            let (w, bit) = (index / 64 * BLOCK, 1u64 << (index % 64));
+            if let Some(k) = was {
+                self.bits[w + k] &= !bit;
+            }
+            if let Some(k) = now {
+                self.bits[w + k] |= bit;
+            }
+        }
+    }
+
+    fn cells_in(&self, select: u8) -> Cells<'_> {
+        Cells {
+            blocks: self.bits.chunks_exact(BLOCK),
+            select,
+            // The first block read moves it to 0.
+            base: 0usize.wrapping_sub(64),
+            word: Ones(0),
+        }
+    }
+
+    /// Cells of the grid holding pieces of `color`, in array order (rank 1
+    /// first, files left to right; the prison is not included).
+    #[inline]
+    pub fn cells_of(&self, color: Color) -> Cells<'_> {
+        self.cells_in(1 << side_word(color))
+    }
+
+    /// Occupied cells of the grid, in array order (the prison is not
+    /// included).
+    #[inline]
+    pub fn occupied_cells(&self) -> Cells<'_> {
+        self.cells_in(1 << side_word(Color::White) | 1 << side_word(Color::Black))
     }
 
     /// A board with only the given squares on it, empty.
@@ -138,8 +301,8 @@ impl Board {
 
     #[inline]
     pub fn set_cell(&mut self, index: usize, stack: Stack) {
-        debug_assert!(!self.cells[index].is_off());
-        self.cells[index] = stack;
+        debug_assert!(!self.cells[index].is_off() && !stack.is_off());
+        self.write(index, stack);
     }
 
     /// The array index reached by `offset` from `index`. Stepping from a
@@ -168,25 +331,23 @@ impl Board {
     /// is not on the board.
     pub fn set(&mut self, sq: Square, stack: Stack) -> bool {
         match self.index(sq) {
-            Some(i) => {
-                self.cells[i] = stack;
+            Some(i) if !stack.is_off() => {
+                self.write(i, stack);
                 true
             }
-            None => false,
+            _ => false,
         }
     }
 
     /// All squares of the grid part of the board, rank 1 first, files left
     /// to right (the prison, if any, is not included).
     pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
-        (0..self.grid_len())
-            .filter(|&i| !self.cells[i].is_off())
-            .map(|i| self.square(i))
+        self.indices().map(|i| self.square(i))
     }
 
-    /// Indices of the grid cells on the board.
-    pub fn indices(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.grid_len()).filter(|&i| !self.cells[i].is_off())
+    /// Indices of the grid cells on the board, in array order.
+    pub fn indices(&self) -> Cells<'_> {
+        self.cells_in(1 << ON)
     }
 
     /// Number of squares on the grid.
@@ -196,9 +357,8 @@ impl Board {
 
     /// Occupied squares with what stands there.
     pub fn occupied(&self) -> impl Iterator<Item = (Square, Stack)> + '_ {
-        self.squares()
-            .map(|s| (s, self.get(s).unwrap_or(Stack::EMPTY)))
-            .filter(|(_, st)| st.is_occupied())
+        self.occupied_cells()
+            .map(|i| (self.square(i), self.cells[i]))
             .chain(
                 self.prison
                     .then(|| (Square::PRISON, self.cells[self.grid_len()]))
@@ -255,6 +415,7 @@ impl Board {
         }
         let i = self.grid_index(sq).unwrap_or(0);
         self.cells[i] = Stack::EMPTY;
+        self.bits[i / 64 * BLOCK + ON] |= 1 << (i % 64);
         let b = self.bounds;
         self.bounds = if b.0 > b.2 {
             (sq.file, sq.rank, sq.file, sq.rank)
@@ -287,6 +448,7 @@ impl Board {
         self.width = width;
         self.height = height;
         self.cells = cells;
+        self.rebuild_bits();
     }
 
     /// True when two boards have the same squares with the same contents,
@@ -306,9 +468,12 @@ impl Board {
 
     /// All squares of pieces of one side.
     pub fn squares_of(&self, color: Color) -> impl Iterator<Item = Square> + '_ {
-        self.occupied()
-            .filter(move |(_, st)| st.color() == color)
-            .map(|(s, _)| s)
+        self.cells_of(color).map(|i| self.square(i)).chain(
+            self.prison
+                .then(|| self.cells[self.grid_len()])
+                .filter(|st| st.is_occupied() && st.color() == color)
+                .map(|_| Square::PRISON),
+        )
     }
 }
 

@@ -278,8 +278,7 @@ pub trait Rules: Sync + Send {
     /// offers the sequences step by step.
     fn legal_moves(&self, pos: &Position) -> Vec<Move> {
         let mut moves = Vec::with_capacity(64);
-        pos.pseudo_moves(&mut moves);
-        pos.retain_king_safe(&mut moves);
+        pos.legal_piece_moves(&mut moves);
         moves
     }
 
@@ -372,21 +371,7 @@ pub trait Rules: Sync + Send {
     /// Counts the leaf nodes `depth` turns deep (perft). Counts the last
     /// turn in bulk, as other engines do.
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let moves = self.legal_moves(pos);
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves
-            .iter()
-            .map(|m| {
-                let mut next = pos.clone();
-                self.apply(&mut next, m);
-                self.perft(&next, depth - 1)
-            })
-            .sum()
+        crate::perft::perft_by_copy(self, pos, depth)
     }
 
     /// Extra position-text fields after the FEN ones.
