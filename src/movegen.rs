@@ -411,12 +411,19 @@ impl Unmake {
 /// What the king-safety filter knows about a position: the cells of the
 /// mover's kings, whether one of them is attacked, and the mover's pieces
 /// pinned to one (standing between it and an enemy piece that would attack
-/// it along that line if they moved off it). Kept between positions so the
-/// lists are not allocated again.
+/// it along that line if they moved off it). With one king in check by
+/// one piece, also the cells that answer the check: the checker's and
+/// those between it and the king. Kept between positions so the lists are
+/// not allocated again.
 #[derive(Clone, Debug, Default)]
 pub struct KingSafety {
     kings: Vec<usize>,
     in_check: bool,
+    /// Enemy pieces attacking the king, counted when there is one king.
+    checkers: usize,
+    /// With one king and one checker: the checker's cell and the cells
+    /// between it and the king.
+    evasions: Vec<usize>,
     pinned: Vec<usize>,
 }
 
@@ -435,21 +442,29 @@ impl KingSafety {
         let them = !us;
         self.kings.clear();
         self.pinned.clear();
-        self.kings.extend(
-            board
-                .cells_of(us)
-                .filter(|&i| board.cell(i).roles().contains(Role::King)),
-        );
-        self.in_check = self
-            .kings
-            .iter()
-            .any(|&k| attacked_with(board, tables, k, them, |i| board.cell(i)));
-        if self.in_check {
-            // Every move is tested: pins are not needed.
-            return;
+        self.evasions.clear();
+        self.checkers = 0;
+        for i in board.cells_of(us) {
+            if board.cell(i).roles().contains(Role::King) {
+                self.kings.push(i);
+            }
         }
+        if self.kings.len() != 1 {
+            self.in_check = self
+                .kings
+                .iter()
+                .any(|&k| attacked_with(board, tables, k, them, |i| board.cell(i)));
+        }
+        // One walk per enemy attack direction out from each king: the
+        // first piece met, if an enemy that attacks along that line from
+        // there, gives check; if it is the mover's own, the next piece
+        // met, if such an enemy, pins it.
+        let single = self.kings.len() == 1;
         for &king in &self.kings {
-            for dir in tables.attacks[them].iter().filter(|d| d.max >= 2) {
+            for dir in &tables.attacks[them] {
+                if !single && dir.max < 2 {
+                    continue;
+                }
                 let off = board.offset(-dir.dx, -dir.dy);
                 let mut i = king;
                 let mut own = None;
@@ -469,14 +484,28 @@ impl KingSafety {
                         own = Some(i);
                         continue;
                     }
-                    if let Some(p) = own {
-                        if c.roles().0 & dir.masks[n.min(7)] != 0 {
-                            self.pinned.push(p);
+                    if c.roles().0 & dir.masks[n.min(7)] != 0 {
+                        match own {
+                            Some(p) => self.pinned.push(p),
+                            None if single => {
+                                self.checkers += 1;
+                                if self.checkers == 1 {
+                                    let mut j = king;
+                                    for _ in 0..=n {
+                                        j = board.step(j, off);
+                                        self.evasions.push(j);
+                                    }
+                                }
+                            }
+                            None => {}
                         }
                     }
                     break;
                 }
             }
+        }
+        if single {
+            self.in_check = self.checkers > 0;
         }
     }
 
@@ -489,17 +518,47 @@ impl KingSafety {
     /// the position [`KingSafety::update`] last saw.
     #[inline]
     pub fn allows(&self, pos: &Position, m: &CellMove) -> bool {
-        if self.kings.is_empty() {
-            return true;
+        let from = m.from as usize;
+        match self.kings.as_slice() {
+            [] => true,
+            &[king] => match m.kind {
+                CellKind::Normal if m.role == Role::King && from == king => {
+                    // The king's new cell, attacked through its old one.
+                    let board = &pos.board;
+                    let cell = |i: usize| {
+                        if i == from {
+                            Stack::EMPTY
+                        } else {
+                            board.cell(i)
+                        }
+                    };
+                    !attacked_with(board, pos.tables(), m.to as usize, !pos.turn, cell)
+                }
+                CellKind::Normal | CellKind::DoubleStep if m.role != Role::King => {
+                    if self.pinned.contains(&from) {
+                        self.safe_after(pos, m)
+                    } else if !self.in_check {
+                        true
+                    } else if self.checkers == 1 {
+                        // Take the checker or step between.
+                        self.evasions.contains(&(m.to as usize))
+                    } else {
+                        self.safe_after(pos, m)
+                    }
+                }
+                _ => self.safe_after(pos, m),
+            },
+            _ => {
+                if !self.in_check
+                    && m.role != Role::King
+                    && !matches!(m.kind, CellKind::EnPassant { .. })
+                    && !self.pinned.contains(&from)
+                {
+                    return true;
+                }
+                self.safe_after(pos, m)
+            }
         }
-        if !self.in_check
-            && m.role != Role::King
-            && !matches!(m.kind, CellKind::EnPassant { .. })
-            && !self.pinned.contains(&(m.from as usize))
-        {
-            return true;
-        }
-        self.safe_after(pos, m)
     }
 
     /// The test: the cells the move changes are looked up in a list of
