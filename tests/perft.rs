@@ -6,8 +6,11 @@
 //! moves, playing moves in place) are checked against the plain way of
 //! doing the same thing.
 
-use postal::movegen::KingSafety;
+use postal::movegen::{CellMove, KingSafety, Unmake};
+use postal::perft::InPlace;
 use postal::perft::{perft, perft_by_copy, read_table};
+use postal::variant::disintegration::Disintegration;
+use postal::variant::kristensen::Kristensen;
 use postal::{Move, Position, Role, Variant};
 
 /// Keeps `cargo test` quick in a debug build.
@@ -132,47 +135,77 @@ fn brute_force_legal(pos: &Position) -> Vec<Move> {
         .collect()
 }
 
+/// How a variant plays a cell move in place: [`Position::make`] and its
+/// [`InPlace::after`].
+type PlayInPlace = fn(&mut Position, &CellMove) -> Unmake;
+
+fn play_in_place<V: InPlace>(variant: V) -> impl Fn(&mut Position, &CellMove) -> Unmake {
+    move |pos, m| {
+        let mut undo = pos.make(m);
+        variant.after(pos, m, &mut undo);
+        undo
+    }
+}
+
 /// Walks the tree below `pos` for `depth` turns, checking at every node
-/// the king-safety filter against the brute-force one and, for variants
-/// whose moves are played by `apply_piece_move` alone, that making and
-/// unmaking a move gives the positions the copying way gives.
-fn cross_check(pos: &Position, depth: u32, in_place: bool) {
+/// the king-safety filter against the brute-force one (for variants with
+/// king safety) and that making a move in place and unmaking it gives the
+/// positions the copying way gives.
+fn cross_check(
+    pos: &Position,
+    depth: u32,
+    king_safety: bool,
+    play: &dyn Fn(&mut Position, &CellMove) -> Unmake,
+) {
     let legal = pos.legal_moves();
-    assert_eq!(legal, brute_force_legal(pos), "{}", pos.to_text());
-    let mut kept = Vec::new();
-    pos.pseudo_moves(&mut kept);
-    pos.retain_king_safe(&mut kept);
-    assert_eq!(legal, kept, "{}", pos.to_text());
-    let mut work = pos.clone();
     let mut cells = Vec::new();
-    work.for_each_legal(&mut KingSafety::default(), |m| cells.push(m));
+    if king_safety {
+        assert_eq!(legal, brute_force_legal(pos), "{}", pos.to_text());
+        let mut kept = Vec::new();
+        pos.pseudo_moves(&mut kept);
+        pos.retain_king_safe(&mut kept);
+        assert_eq!(legal, kept, "{}", pos.to_text());
+        pos.for_each_legal(&mut KingSafety::default(), |m| cells.push(m));
+    } else if !legal.is_empty() {
+        // (No moves at all once the variant's rules end the game.)
+        pos.for_each_pseudo(|m| cells.push(m));
+    }
     assert_eq!(cells.len(), legal.len());
+    let mut work = pos.clone();
     for (m, c) in legal.iter().zip(&cells) {
         let Move::Piece(pm) = m else { unreachable!() };
         assert_eq!(&pos.piece_move(c), pm);
         assert_eq!(pos.cell_move(pm).as_ref(), Some(c));
         let next = pos.play_unchecked(m);
-        if in_place {
-            let undo = work.make(c);
-            assert_eq!(work, next, "{} then {}", pos.to_text(), pos.move_text(m));
-            work.unmake(undo);
-            assert_eq!(&work, pos);
-        }
+        let undo = play(&mut work, c);
+        assert_eq!(work, next, "{} then {}", pos.to_text(), pos.move_text(m));
+        work.unmake(undo);
+        assert_eq!(&work, pos);
         if depth > 1 {
-            cross_check(&next, depth - 1, in_place);
+            cross_check(&next, depth - 1, king_safety, play);
         }
     }
 }
 
 #[test]
 fn king_safety_filter_and_make_unmake_match_the_plain_way() {
-    for (variant, depth) in [
-        (Variant::Chess, 2),
-        (Variant::Gardner, 3),
-        (Variant::Kristensen, 1),
-    ] {
+    let make: PlayInPlace = |pos, m| pos.make(m);
+    let kristensen = play_in_place(Kristensen);
+    let disintegration = play_in_place(Disintegration);
+    let cases: [(
+        Variant,
+        u32,
+        bool,
+        &dyn Fn(&mut Position, &CellMove) -> Unmake,
+    ); 4] = [
+        (Variant::Chess, 3, true, &make),
+        (Variant::Gardner, 4, true, &make),
+        (Variant::Kristensen, 3, true, &kristensen),
+        (Variant::Disintegration, 4, false, &disintegration),
+    ];
+    for (variant, depth, king_safety, play) in cases {
         for (_, pos) in table_positions(variant) {
-            cross_check(&pos, depth, variant != Variant::Kristensen);
+            cross_check(&pos, depth, king_safety, play);
         }
     }
 }
