@@ -430,6 +430,36 @@ impl Board {
         true
     }
 
+    /// Takes back [`Board::add_square`] of `sq`, which must be empty:
+    /// the square leaves the board and the bounds return to `bounds`, what
+    /// they were before it was added. The array keeps its layout.
+    pub fn remove_square(&mut self, sq: Square, bounds: (i16, i16, i16, i16)) {
+        if let Some(i) = self.grid_index(sq).filter(|&i| self.cells[i].is_empty()) {
+            self.cells[i] = Stack::OFF;
+            self.bits[i / 64 * BLOCK + ON] &= !(1 << (i % 64));
+            self.bounds = bounds;
+        }
+    }
+
+    /// Lays the array out so that `n` squares added one after another,
+    /// each sharing an edge with the board, leave every cell where it is:
+    /// a search that adds squares and takes them back keeps its cell
+    /// indices valid.
+    pub fn reserve(&mut self, n: i16) {
+        let (minf, minr, maxf, maxr) = self.bounds;
+        if minf > maxf {
+            return;
+        }
+        let need = MARGIN + n;
+        let f0 = self.f0.min(minf - need);
+        let r0 = self.r0.min(minr - need);
+        let f1 = (self.f0 + self.width - 1).max(maxf + need);
+        let r1 = (self.r0 + self.height - 1).max(maxr + need);
+        if (f0, r0, f1 - f0 + 1, r1 - r0 + 1) != (self.f0, self.r0, self.width, self.height) {
+            self.relayout(f0, r0, f1 - f0 + 1, r1 - r0 + 1);
+        }
+    }
+
     fn relayout(&mut self, f0: i16, r0: i16, width: i16, height: i16) {
         let mut cells = vec![Stack::OFF; width as usize * height as usize];
         for i in 0..self.grid_len() {
@@ -531,6 +561,75 @@ mod tests {
                 assert!(j < b.cells.len());
             }
         }
+    }
+
+    /// The bit sets against a walk over every cell.
+    fn assert_bits_match(b: &Board) {
+        let all = 0..b.grid_len();
+        let on: Vec<usize> = all.clone().filter(|&i| !b.cells[i].is_off()).collect();
+        assert_eq!(b.indices().collect::<Vec<_>>(), on);
+        for color in Color::ALL {
+            let mine: Vec<usize> = all
+                .clone()
+                .filter(|&i| b.cells[i].is_occupied() && b.cells[i].color() == color)
+                .collect();
+            assert_eq!(b.cells_of(color).collect::<Vec<_>>(), mine);
+        }
+        let occupied: Vec<usize> = all.filter(|&i| b.cells[i].is_occupied()).collect();
+        assert_eq!(b.occupied_cells().collect::<Vec<_>>(), occupied);
+    }
+
+    #[test]
+    fn bit_sets_follow_every_change() {
+        let q = Stack::single(Piece::new(Color::White, Role::Queen));
+        let k = Stack::single(Piece::new(Color::Black, Role::King));
+        let mut b = Board::rect(9, 9).with_prison();
+        assert_bits_match(&b);
+        b.set(Square::new(1, 1), q);
+        b.set(Square::new(9, 9), k);
+        b.set(Square::PRISON, q);
+        assert_bits_match(&b);
+        let i = b.index(Square::new(9, 9)).unwrap();
+        b.set_cell(i, q);
+        assert_bits_match(&b);
+        b.set_cell(i, Stack::EMPTY);
+        assert!(!b.set(Square::new(10, 9), q));
+        assert_bits_match(&b);
+        // Growth re-lays the array; the sets follow.
+        for f in 10..80 {
+            b.add_square(Square::new(f, 5));
+            b.set(Square::new(f, 5), if f % 2 == 0 { q } else { k });
+        }
+        assert_bits_match(&b);
+        assert_eq!(b.cells_of(Color::White).count(), 36);
+    }
+
+    #[test]
+    fn reserve_then_add_and_take_back_keeps_cells() {
+        // BU-4 in a search: squares added next to the board and taken back
+        // leave every cell index as it was.
+        let mut b = Board::rect(5, 5);
+        b.set(
+            Square::new(3, 3),
+            Stack::single(Piece::new(Color::White, Role::King)),
+        );
+        b.reserve(3);
+        let before = b.clone();
+        let king = b.index(Square::new(3, 3));
+        let mut added = Vec::new();
+        for sq in [Square::new(6, 1), Square::new(7, 1), Square::new(8, 1)] {
+            let bounds = b.bounds();
+            assert!(b.add_square(sq));
+            added.push((sq, bounds));
+            assert_eq!(b.index(Square::new(3, 3)), king);
+            assert_bits_match(&b);
+        }
+        assert_eq!(b.bounds(), (1, 1, 8, 5));
+        for (sq, bounds) in added.into_iter().rev() {
+            b.remove_square(sq, bounds);
+        }
+        assert_eq!(b, before);
+        assert_bits_match(&b);
     }
 
     #[test]

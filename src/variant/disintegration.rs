@@ -239,8 +239,14 @@ const IN_PLACE_KINGS: usize = 8;
 impl crate::perft::InPlace for Disintegration {
     const KING_SAFETY: bool = false;
 
+    /// [`decided`] without its words: the last move made, or, with no
+    /// last move owed, the side not to move without kings (DI-11, DI-12).
     fn finished(&self, pos: &Position) -> bool {
-        decided(pos).is_some()
+        match state(pos).last_move {
+            Some(LastMove::Played(_)) => true,
+            Some(LastMove::Owed(_)) => false,
+            None => !king_cells(&pos.board).any(|i| pos.board.cell(i).color() != pos.turn),
+        }
     }
 
     fn after(&self, pos: &mut Position, _m: &CellMove, undo: &mut Unmake) {
