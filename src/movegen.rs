@@ -78,6 +78,9 @@ impl Position {
         let fwd = us.forward();
         let promo_rank = self.promotion_rank(us);
         let ep = self.ep_cells();
+        // FIDE's capture rule (any enemy piece) tested here rather than
+        // through the variant.
+        let fide_captures = rules.captures_any_enemy();
         for from in board.cells_of(us) {
             let Some(role) = board.cell(from).roles().single() else {
                 continue;
@@ -89,39 +92,61 @@ impl Position {
             } else {
                 Square::new(0, 0)
             };
+            // A move onto cell `i`, `rank`: each promotion when a pawn
+            // steps forward onto its promotion rank.
+            let mut push = |i: usize, rank: i16, forward: bool| {
+                let m = CellMove::new(role, from, i);
+                if is_pawn && forward && rank == promo_rank {
+                    for &p in spec.promotion {
+                        emit(CellMove {
+                            promotion: Some(p),
+                            ..m
+                        });
+                    }
+                } else {
+                    emit(m);
+                }
+            };
+            let may_take = |c: Stack, i: usize| {
+                if fide_captures {
+                    c.color() != us
+                } else {
+                    rules.may_capture(self, role, from, i)
+                }
+            };
             for ray in &tables.rays[role.index()][us] {
                 let off = board.offset(ray.dx, ray.dy);
-                let promotes = is_pawn && ray.dy == fwd;
+                let forward = ray.dy == fwd;
+                if ray.range == 1 {
+                    // Leapers and pawns: one cell, no walk.
+                    let i = board.step(from, off);
+                    let c = board.cell(i);
+                    let ok = if c.is_empty() {
+                        ray.mode.moves()
+                    } else {
+                        !c.is_off() && ray.mode.captures() && may_take(c, i)
+                    };
+                    if ok {
+                        push(i, from_sq.rank + ray.dy, forward);
+                    }
+                    continue;
+                }
                 let mut i = from;
                 let mut rank = from_sq.rank;
                 for _ in 0..ray.range {
                     i = board.step(i, off);
                     rank += ray.dy;
                     let c = board.cell(i);
-                    if c.is_off() {
-                        break;
-                    }
-                    let target_ok = if c.is_empty() {
-                        ray.mode.moves()
-                    } else {
-                        ray.mode.captures() && rules.may_capture(self, role, from, i)
-                    };
-                    if target_ok {
-                        let m = CellMove::new(role, from, i);
-                        if promotes && rank == promo_rank {
-                            for &p in spec.promotion {
-                                emit(CellMove {
-                                    promotion: Some(p),
-                                    ..m
-                                });
-                            }
-                        } else {
-                            emit(m);
+                    if c.is_empty() {
+                        if ray.mode.moves() {
+                            push(i, rank, forward);
                         }
+                        continue;
                     }
-                    if !c.is_empty() {
-                        break;
+                    if !c.is_off() && ray.mode.captures() && may_take(c, i) {
+                        push(i, rank, forward);
                     }
+                    break;
                 }
             }
             if is_pawn {
@@ -516,8 +541,21 @@ impl KingSafety {
 
     /// Does the move leave every king of the mover unattacked? `pos` is
     /// the position [`KingSafety::update`] last saw.
-    #[inline]
+    #[inline(always)]
     pub fn allows(&self, pos: &Position, m: &CellMove) -> bool {
+        // Most moves: not in check, not the king, not en passant or
+        // castling, and the piece not pinned.
+        (!self.in_check
+            && m.role != Role::King
+            && matches!(m.kind, CellKind::Normal | CellKind::DoubleStep)
+            && (self.pinned.is_empty() || !self.pinned.contains(&(m.from as usize))))
+            || self.judge(pos, m)
+    }
+
+    /// [`KingSafety::allows`] for the moves its first test does not let
+    /// through.
+    #[inline(never)]
+    fn judge(&self, pos: &Position, m: &CellMove) -> bool {
         let from = m.from as usize;
         match self.kings.as_slice() {
             [] => true,

@@ -383,6 +383,11 @@ impl Rules for Building {
         Variant::Building
     }
 
+    /// FIDE's captures: `may_capture` is the default.
+    fn captures_any_enemy(&self) -> bool {
+        true
+    }
+
     /// One king a side, the side not to move not in check, and no pawn on
     /// or beyond its promotion rank (BU-7).
     fn validate(&self, pos: &Position) -> Result<(), String> {

@@ -76,6 +76,11 @@ impl Rules for Chess {
         Variant::Chess
     }
 
+    /// FIDE's captures: `may_capture` is the default.
+    fn captures_any_enemy(&self) -> bool {
+        true
+    }
+
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
         crate::perft::perft_in_place(self, pos, depth)
     }

@@ -42,6 +42,11 @@ impl Rules for Gardner {
         Variant::Gardner
     }
 
+    /// FIDE's captures: `may_capture` is the default.
+    fn captures_any_enemy(&self) -> bool {
+        true
+    }
+
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
         crate::perft::perft_in_place(self, pos, depth)
     }

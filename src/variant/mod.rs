@@ -353,6 +353,14 @@ pub trait Rules: Sync + Send {
         }
     }
 
+    /// True when [`Rules::may_capture`] is FIDE's: any piece may capture
+    /// any enemy piece and nothing else. The move generator then decides
+    /// captures without calling it. A variant that changes `may_capture`
+    /// leaves this false (the default, which is always correct).
+    fn captures_any_enemy(&self) -> bool {
+        false
+    }
+
     /// May the piece of `role` on cell `from` capture what stands on cell
     /// `to` (occupied)? FIDE: any enemy piece.
     fn may_capture(&self, pos: &Position, _role: Role, _from: usize, to: usize) -> bool {
