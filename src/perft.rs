@@ -22,15 +22,11 @@ pub fn perft_by_copy<R: Rules + ?Sized>(rules: &R, pos: &Position, depth: u32) -
         return 1;
     }
     let mut scratch: Vec<Position> = (1..depth).map(|_| pos.clone()).collect();
-    by_copy(rules, pos, depth, &mut scratch)
+    by_copy(rules, pos, &mut scratch)
 }
 
-fn by_copy<R: Rules + ?Sized>(
-    rules: &R,
-    pos: &Position,
-    depth: u32,
-    scratch: &mut [Position],
-) -> u64 {
+/// The nodes `scratch.len() + 1` turns below `pos`.
+fn by_copy<R: Rules + ?Sized>(rules: &R, pos: &Position, scratch: &mut [Position]) -> u64 {
     let moves = rules.legal_moves(pos);
     let Some((next, deeper)) = scratch.split_first_mut() else {
         return moves.len() as u64;
@@ -39,7 +35,7 @@ fn by_copy<R: Rules + ?Sized>(
     for m in &moves {
         next.clone_from(pos);
         rules.apply(next, m);
-        nodes += by_copy(rules, next, depth - 1, deeper);
+        nodes += by_copy(rules, next, deeper);
     }
     nodes
 }

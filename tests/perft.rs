@@ -137,7 +137,7 @@ fn brute_force_legal(pos: &Position) -> Vec<Move> {
 
 /// How a variant plays a cell move in place: [`Position::make`] and its
 /// [`InPlace::after`].
-type PlayInPlace = fn(&mut Position, &CellMove) -> Unmake;
+type Play<'a> = &'a dyn Fn(&mut Position, &CellMove) -> Unmake;
 
 fn play_in_place<V: InPlace>(variant: V) -> impl Fn(&mut Position, &CellMove) -> Unmake {
     move |pos, m| {
@@ -151,12 +151,7 @@ fn play_in_place<V: InPlace>(variant: V) -> impl Fn(&mut Position, &CellMove) ->
 /// the king-safety filter against the brute-force one (for variants with
 /// king safety) and that making a move in place and unmaking it gives the
 /// positions the copying way gives.
-fn cross_check(
-    pos: &Position,
-    depth: u32,
-    king_safety: bool,
-    play: &dyn Fn(&mut Position, &CellMove) -> Unmake,
-) {
+fn cross_check(pos: &Position, depth: u32, king_safety: bool, play: Play) {
     let legal = pos.legal_moves();
     let mut cells = Vec::new();
     if king_safety {
@@ -189,15 +184,10 @@ fn cross_check(
 
 #[test]
 fn king_safety_filter_and_make_unmake_match_the_plain_way() {
-    let make: PlayInPlace = |pos, m| pos.make(m);
+    let make = |pos: &mut Position, m: &CellMove| pos.make(m);
     let kristensen = play_in_place(Kristensen);
     let disintegration = play_in_place(Disintegration);
-    let cases: [(
-        Variant,
-        u32,
-        bool,
-        &dyn Fn(&mut Position, &CellMove) -> Unmake,
-    ); 4] = [
+    let cases: [(Variant, u32, bool, Play); 4] = [
         (Variant::Chess, 3, true, &make),
         (Variant::Gardner, 4, true, &make),
         (Variant::Kristensen, 3, true, &kristensen),
