@@ -80,7 +80,8 @@ impl Iterator for Ones {
     }
 }
 
-/// The cells of a bit set of [`Board::bits`], in array order.
+/// The cells of one of the board's bit sets (see [`Board::cells_of`]),
+/// in array order.
 #[derive(Clone)]
 pub struct Cells<'a> {
     blocks: std::slice::ChunksExact<'a, u64>,

@@ -2,20 +2,23 @@
 //! playing a move in place with its undo: the engine's hot paths.
 //!
 //! [`Position::pseudo_moves`] and the default `Rules::legal_moves` list
-//! [`Move`] values; underneath, the generator produces [`CellMove`]s, moves
+//! [`Move`](crate::mv::Move) values; underneath, the generator produces [`CellMove`]s, moves
 //! in array indices that are cheap to make, test and store, and perft plays
 //! them in place on one position ([`Position::make`], [`Position::unmake`])
 //! instead of copying a position per node.
 //!
 //! King safety (FI-3) is decided without playing moves: a move of a piece
 //! that is not pinned to a king of the mover, made while no such king is
-//! attacked, is safe; only king moves, en passant, moves of pinned pieces
-//! and moves made in check are tested, by asking whether a king would be
-//! attacked on the board as it would be after the move.
+//! attacked, is safe; with one king in check by one piece, such a move is
+//! safe exactly when it takes the checker or steps between. The rest (king
+//! moves, en passant, castling, moves of pinned pieces, double check,
+//! several kings) are tested by asking whether a king would be attacked on
+//! the board as it would be after the move, seen through the cells the
+//! move changes.
 
 use crate::board::Board;
 use crate::color::Color;
-use crate::mv::{Move, MoveKind, PieceMove};
+use crate::mv::{MoveKind, PieceMove};
 use crate::piece::{Piece, Role, Stack};
 use crate::position::{attacked_with, Castling, Position};
 use crate::square::Square;
@@ -426,11 +429,6 @@ impl Unmake {
         self.len += 1;
         true
     }
-
-    /// Room left for [`Unmake::save`].
-    pub fn room(&self) -> usize {
-        UNMAKE_CELLS - self.len
-    }
 }
 
 /// What the king-safety filter knows about a position: the cells of the
@@ -661,9 +659,4 @@ impl Castling {
             }
         }
     }
-}
-
-/// Converts generated cell moves to move values, in order.
-pub fn push_moves(pos: &Position, cells: &[CellMove], out: &mut Vec<Move>) {
-    out.extend(cells.iter().map(|m| Move::Piece(pos.piece_move(m))));
 }

@@ -42,8 +42,9 @@ fn by_copy<R: Rules + ?Sized>(rules: &R, pos: &Position, scratch: &mut [Position
 
 /// A variant whose turns are the shared generator's single-piece moves
 /// ([`Position::for_each_pseudo`]) and whose [`Rules::apply`] is
-/// [`Position::apply_piece_move`] followed by [`InPlace::after`]: its perft
-/// can play moves in place ([`perft_in_place`]).
+/// [`Position::apply_piece_move`] followed by [`InPlace::after`], adding
+/// or removing no square: its perft can play moves in place
+/// ([`perft_in_place`]).
 pub trait InPlace {
     /// Whether moves that leave a king of the mover attacked are dropped
     /// (FI-3), as `Rules::legal_moves` does by default.

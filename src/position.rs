@@ -1,6 +1,7 @@
 //! Positions and the mechanics that several variants share: attacks,
 //! sliding and leaping by the variant's movement tables, FIDE pawns and
-//! castling, king safety, applying a piece move.
+//! castling, king safety, applying a piece move. The generator and the
+//! king-safety filter themselves live in `movegen`, in array cells.
 //!
 //! A [`Position`] is a value: [`Position::play`] returns a new position and
 //! leaves the original untouched, so a rejected move can never damage state.

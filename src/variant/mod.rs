@@ -377,7 +377,10 @@ pub trait Rules: Sync + Send {
     }
 
     /// Counts the leaf nodes `depth` turns deep (perft). Counts the last
-    /// turn in bulk, as other engines do.
+    /// turn in bulk, as other engines do. The default applies each move to
+    /// a copy ([`crate::perft::perft_by_copy`]); a variant whose turns are
+    /// the shared generator's moves plays them in place instead
+    /// ([`crate::perft::perft_in_place`]).
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
         crate::perft::perft_by_copy(self, pos, depth)
     }
