@@ -332,11 +332,15 @@ impl Board {
     /// is not on the board.
     pub fn set(&mut self, sq: Square, stack: Stack) -> bool {
         match self.index(sq) {
-            Some(i) if !stack.is_off() => {
+            Some(i) => {
                 self.write(i, stack);
+                if stack.is_off() && i < self.grid_len() {
+                    // A hole made by hand: off the board from now on.
+                    self.bits[i / 64 * BLOCK + ON] &= !(1 << (i % 64));
+                }
                 true
             }
-            _ => false,
+            None => false,
         }
     }
 
@@ -595,6 +599,11 @@ mod tests {
         assert_bits_match(&b);
         b.set_cell(i, Stack::EMPTY);
         assert!(!b.set(Square::new(10, 9), q));
+        assert_bits_match(&b);
+        // Setting OFF makes a hole.
+        b.set(Square::new(2, 2), q);
+        assert!(b.set(Square::new(2, 2), Stack::OFF));
+        assert!(!b.contains(Square::new(2, 2)));
         assert_bits_match(&b);
         // Growth re-lays the array; the sets follow.
         for f in 10..80 {
