@@ -10,6 +10,13 @@
 //!
 //! The rectangle grows when a square is added near its edge (BU-4); a
 //! square's name never changes, only its index in the array.
+//!
+//! Beside the cells the board keeps bit sets over the grid's indices: which
+//! cells are on the board and which hold pieces of each side, updated by
+//! every setter. Move generation and king searches visit the pieces of one
+//! side through them instead of walking every cell of the array (on a grown
+//! Building board most cells are holes), and in array order, so the order
+//! of generated moves is the order of a walk over the cells.
 
 use crate::color::Color;
 use crate::piece::{Piece, Stack};
@@ -19,7 +26,7 @@ use crate::square::Square;
 /// pieces (knight, Fye'tin's A, Kristensen's rook) is two squares.
 pub const MARGIN: i16 = 2;
 
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(PartialEq, Eq, Hash, Debug)]
 pub struct Board {
     /// Square of the cell at index 0 (bottom-left corner of the array).
     f0: i16,
@@ -32,6 +39,105 @@ pub struct Board {
     /// Smallest and largest file and rank of the squares on the grid,
     /// kept up to date as squares are added (see [`Board::bounds`]).
     bounds: (i16, i16, i16, i16),
+    /// Bit sets over the grid's cells, [`BLOCK`] words per 64 cells: the
+    /// cells on the board, then those holding White's and Black's pieces
+    /// (the prison is in none of them). A function of `cells` and the
+    /// layout, so the derived comparisons need not look at it.
+    bits: Vec<u64>,
+}
+
+/// Words of [`Board::bits`] per 64 cells: on the board, White, Black.
+const BLOCK: usize = 3;
+const ON: usize = 0;
+
+/// The word of [`Board::bits`] that holds the pieces of `color`.
+#[inline]
+fn side_word(color: Color) -> usize {
+    1 + color as usize
+}
+
+/// Which word of a block a cell's contents set: `None` for an empty or
+/// `OFF` cell.
+#[inline]
+fn occupancy(stack: Stack) -> Option<usize> {
+    stack.is_occupied().then(|| side_word(stack.color()))
+}
+
+/// The set bits of a word, lowest first.
+#[derive(Clone)]
+struct Ones(u64);
+
+impl Iterator for Ones {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(i)
+    }
+}
+
+/// The cells of one of the board's bit sets (see [`Board::cells_of`]),
+/// in array order.
+#[derive(Clone)]
+pub struct Cells<'a> {
+    blocks: std::slice::ChunksExact<'a, u64>,
+    /// Words of a block OR-ed together to make the set.
+    select: u8,
+    base: usize,
+    word: Ones,
+}
+
+impl Iterator for Cells<'_> {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        loop {
+            if let Some(i) = self.word.next() {
+                return Some(self.base + i);
+            }
+            let block = self.blocks.next()?;
+            self.base = self.base.wrapping_add(64);
+            let mut w = 0;
+            for (k, &word) in block.iter().enumerate() {
+                if self.select & (1 << k) != 0 {
+                    w |= word;
+                }
+            }
+            self.word = Ones(w);
+        }
+    }
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            f0: self.f0,
+            r0: self.r0,
+            width: self.width,
+            height: self.height,
+            cells: self.cells.clone(),
+            prison: self.prison,
+            bounds: self.bounds,
+            bits: self.bits.clone(),
+        }
+    }
+
+    /// Copies into the arrays this board already has (perft's scratch
+    /// positions copy a board per node without allocating).
+    fn clone_from(&mut self, source: &Board) {
+        self.f0 = source.f0;
+        self.r0 = source.r0;
+        self.width = source.width;
+        self.height = source.height;
+        self.cells.clone_from(&source.cells);
+        self.prison = source.prison;
+        self.bounds = source.bounds;
+        self.bits.clone_from(&source.bits);
+    }
 }
 
 impl Board {
@@ -51,6 +157,7 @@ impl Board {
             } else {
                 (1, 1, 0, 0)
             },
+            bits: Vec::new(),
         };
         for r in 1..=ranks {
             for f in 1..=files {
@@ -58,7 +165,64 @@ impl Board {
                 board.cells[i] = Stack::EMPTY;
             }
         }
+        board.rebuild_bits();
         board
+    }
+
+    /// Recomputes the bit sets from the cells (after a new layout).
+    fn rebuild_bits(&mut self) {
+        let n = self.grid_len();
+        self.bits.clear();
+        self.bits.resize(n.div_ceil(64) * BLOCK, 0);
+        for i in 0..n {
+            let c = self.cells[i];
+            if !c.is_off() {
+                self.bits[i / 64 * BLOCK + ON] |= 1 << (i % 64);
+            }
+            if let Some(k) = occupancy(c) {
+                self.bits[i / 64 * BLOCK + k] |= 1 << (i % 64);
+            }
+        }
+    }
+
+    /// Writes a cell, keeping the bit sets up to date.
+    #[inline]
+    fn write(&mut self, index: usize, stack: Stack) {
+        let old = std::mem::replace(&mut self.cells[index], stack);
+        let (was, now) = (occupancy(old), occupancy(stack));
+        if was != now && index < self.grid_len() {
+            let (w, bit) = (index / 64 * BLOCK, 1u64 << (index % 64));
+            if let Some(k) = was {
+                self.bits[w + k] &= !bit;
+            }
+            if let Some(k) = now {
+                self.bits[w + k] |= bit;
+            }
+        }
+    }
+
+    fn cells_in(&self, select: u8) -> Cells<'_> {
+        Cells {
+            blocks: self.bits.chunks_exact(BLOCK),
+            select,
+            // The first block read moves it to 0.
+            base: 0usize.wrapping_sub(64),
+            word: Ones(0),
+        }
+    }
+
+    /// Cells of the grid holding pieces of `color`, in array order (rank 1
+    /// first, files left to right; the prison is not included).
+    #[inline]
+    pub fn cells_of(&self, color: Color) -> Cells<'_> {
+        self.cells_in(1 << side_word(color))
+    }
+
+    /// Occupied cells of the grid, in array order (the prison is not
+    /// included).
+    #[inline]
+    pub fn occupied_cells(&self) -> Cells<'_> {
+        self.cells_in(1 << side_word(Color::White) | 1 << side_word(Color::Black))
     }
 
     /// A board with only the given squares on it, empty.
@@ -138,8 +302,8 @@ impl Board {
 
     #[inline]
     pub fn set_cell(&mut self, index: usize, stack: Stack) {
-        debug_assert!(!self.cells[index].is_off());
-        self.cells[index] = stack;
+        debug_assert!(!self.cells[index].is_off() && !stack.is_off());
+        self.write(index, stack);
     }
 
     /// The array index reached by `offset` from `index`. Stepping from a
@@ -169,7 +333,11 @@ impl Board {
     pub fn set(&mut self, sq: Square, stack: Stack) -> bool {
         match self.index(sq) {
             Some(i) => {
-                self.cells[i] = stack;
+                self.write(i, stack);
+                if stack.is_off() && i < self.grid_len() {
+                    // A hole made by hand: off the board from now on.
+                    self.bits[i / 64 * BLOCK + ON] &= !(1 << (i % 64));
+                }
                 true
             }
             None => false,
@@ -179,14 +347,12 @@ impl Board {
     /// All squares of the grid part of the board, rank 1 first, files left
     /// to right (the prison, if any, is not included).
     pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
-        (0..self.grid_len())
-            .filter(|&i| !self.cells[i].is_off())
-            .map(|i| self.square(i))
+        self.indices().map(|i| self.square(i))
     }
 
-    /// Indices of the grid cells on the board.
-    pub fn indices(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.grid_len()).filter(|&i| !self.cells[i].is_off())
+    /// Indices of the grid cells on the board, in array order.
+    pub fn indices(&self) -> Cells<'_> {
+        self.cells_in(1 << ON)
     }
 
     /// Number of squares on the grid.
@@ -196,9 +362,8 @@ impl Board {
 
     /// Occupied squares with what stands there.
     pub fn occupied(&self) -> impl Iterator<Item = (Square, Stack)> + '_ {
-        self.squares()
-            .map(|s| (s, self.get(s).unwrap_or(Stack::EMPTY)))
-            .filter(|(_, st)| st.is_occupied())
+        self.occupied_cells()
+            .map(|i| (self.square(i), self.cells[i]))
             .chain(
                 self.prison
                     .then(|| (Square::PRISON, self.cells[self.grid_len()]))
@@ -264,6 +429,7 @@ impl Board {
         }
         let i = self.grid_index(sq).unwrap_or(0);
         self.cells[i] = Stack::EMPTY;
+        self.bits[i / 64 * BLOCK + ON] |= 1 << (i % 64);
         let b = self.bounds;
         self.bounds = if b.0 > b.2 {
             (sq.file, sq.rank, sq.file, sq.rank)
@@ -276,6 +442,36 @@ impl Board {
             )
         };
         true
+    }
+
+    /// Takes back [`Board::add_square`] of `sq`, which must be empty:
+    /// the square leaves the board and the bounds return to `bounds`, what
+    /// they were before it was added. The array keeps its layout.
+    pub fn remove_square(&mut self, sq: Square, bounds: (i16, i16, i16, i16)) {
+        if let Some(i) = self.grid_index(sq).filter(|&i| self.cells[i].is_empty()) {
+            self.cells[i] = Stack::OFF;
+            self.bits[i / 64 * BLOCK + ON] &= !(1 << (i % 64));
+            self.bounds = bounds;
+        }
+    }
+
+    /// Lays the array out so that `n` squares added one after another,
+    /// each sharing an edge with the board, leave every cell where it is:
+    /// a search that adds squares and takes them back keeps its cell
+    /// indices valid.
+    pub fn reserve(&mut self, n: i16) {
+        let (minf, minr, maxf, maxr) = self.bounds;
+        if minf > maxf {
+            return;
+        }
+        let need = MARGIN + n;
+        let f0 = self.f0.min(minf - need);
+        let r0 = self.r0.min(minr - need);
+        let f1 = (self.f0 + self.width - 1).max(maxf + need);
+        let r1 = (self.r0 + self.height - 1).max(maxr + need);
+        if (f0, r0, f1 - f0 + 1, r1 - r0 + 1) != (self.f0, self.r0, self.width, self.height) {
+            self.relayout(f0, r0, f1 - f0 + 1, r1 - r0 + 1);
+        }
     }
 
     fn relayout(&mut self, f0: i16, r0: i16, width: i16, height: i16) {
@@ -296,6 +492,7 @@ impl Board {
         self.width = width;
         self.height = height;
         self.cells = cells;
+        self.rebuild_bits();
     }
 
     /// True when two boards have the same squares with the same contents,
@@ -315,9 +512,12 @@ impl Board {
 
     /// All squares of pieces of one side.
     pub fn squares_of(&self, color: Color) -> impl Iterator<Item = Square> + '_ {
-        self.occupied()
-            .filter(move |(_, st)| st.color() == color)
-            .map(|(s, _)| s)
+        self.cells_of(color).map(|i| self.square(i)).chain(
+            self.prison
+                .then(|| self.cells[self.grid_len()])
+                .filter(|st| st.is_occupied() && st.color() == color)
+                .map(|_| Square::PRISON),
+        )
     }
 }
 
@@ -375,6 +575,80 @@ mod tests {
                 assert!(j < b.cells.len());
             }
         }
+    }
+
+    /// The bit sets against a walk over every cell.
+    fn assert_bits_match(b: &Board) {
+        let all = 0..b.grid_len();
+        let on: Vec<usize> = all.clone().filter(|&i| !b.cells[i].is_off()).collect();
+        assert_eq!(b.indices().collect::<Vec<_>>(), on);
+        for color in Color::ALL {
+            let mine: Vec<usize> = all
+                .clone()
+                .filter(|&i| b.cells[i].is_occupied() && b.cells[i].color() == color)
+                .collect();
+            assert_eq!(b.cells_of(color).collect::<Vec<_>>(), mine);
+        }
+        let occupied: Vec<usize> = all.filter(|&i| b.cells[i].is_occupied()).collect();
+        assert_eq!(b.occupied_cells().collect::<Vec<_>>(), occupied);
+    }
+
+    #[test]
+    fn bit_sets_follow_every_change() {
+        let q = Stack::single(Piece::new(Color::White, Role::Queen));
+        let k = Stack::single(Piece::new(Color::Black, Role::King));
+        let mut b = Board::rect(9, 9).with_prison();
+        assert_bits_match(&b);
+        b.set(Square::new(1, 1), q);
+        b.set(Square::new(9, 9), k);
+        b.set(Square::PRISON, q);
+        assert_bits_match(&b);
+        let i = b.index(Square::new(9, 9)).unwrap();
+        b.set_cell(i, q);
+        assert_bits_match(&b);
+        b.set_cell(i, Stack::EMPTY);
+        assert!(!b.set(Square::new(10, 9), q));
+        assert_bits_match(&b);
+        // Setting OFF makes a hole.
+        b.set(Square::new(2, 2), q);
+        assert!(b.set(Square::new(2, 2), Stack::OFF));
+        assert!(!b.contains(Square::new(2, 2)));
+        assert_bits_match(&b);
+        // Growth re-lays the array; the sets follow.
+        for f in 10..80 {
+            b.add_square(Square::new(f, 5));
+            b.set(Square::new(f, 5), if f % 2 == 0 { q } else { k });
+        }
+        assert_bits_match(&b);
+        assert_eq!(b.cells_of(Color::White).count(), 36);
+    }
+
+    #[test]
+    fn reserve_then_add_and_take_back_keeps_cells() {
+        // BU-4 in a search: squares added next to the board and taken back
+        // leave every cell index as it was.
+        let mut b = Board::rect(5, 5);
+        b.set(
+            Square::new(3, 3),
+            Stack::single(Piece::new(Color::White, Role::King)),
+        );
+        b.reserve(3);
+        let before = b.clone();
+        let king = b.index(Square::new(3, 3));
+        let mut added = Vec::new();
+        for sq in [Square::new(6, 1), Square::new(7, 1), Square::new(8, 1)] {
+            let bounds = b.bounds();
+            assert!(b.add_square(sq));
+            added.push((sq, bounds));
+            assert_eq!(b.index(Square::new(3, 3)), king);
+            assert_bits_match(&b);
+        }
+        assert_eq!(b.bounds(), (1, 1, 8, 5));
+        for (sq, bounds) in added.into_iter().rev() {
+            b.remove_square(sq, bounds);
+        }
+        assert_eq!(b, before);
+        assert_bits_match(&b);
     }
 
     #[test]

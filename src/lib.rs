@@ -10,6 +10,7 @@ pub mod color;
 pub mod error;
 pub mod game;
 pub mod mail;
+pub mod movegen;
 pub mod movement;
 pub mod mv;
 pub mod notation;

@@ -1,6 +1,7 @@
 //! Positions and the mechanics that several variants share: attacks,
 //! sliding and leaping by the variant's movement tables, FIDE pawns and
-//! castling, king safety, applying a piece move.
+//! castling, king safety, applying a piece move. The generator and the
+//! king-safety filter themselves live in `movegen`, in array cells.
 //!
 //! A [`Position`] is a value: [`Position::play`] returns a new position and
 //! leaves the original untouched, so a rejected move can never damage state.
@@ -10,6 +11,7 @@
 use crate::board::Board;
 use crate::color::Color;
 use crate::error::{MoveError, PlayError};
+use crate::movegen::KingSafety;
 use crate::mv::{Move, MoveKind, PieceMove};
 use crate::piece::{Piece, Role, Stack};
 use crate::square::Square;
@@ -56,7 +58,7 @@ impl Castling {
 }
 
 /// A position of some variant.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     pub variant: Variant,
     pub board: Board,
@@ -72,6 +74,34 @@ pub struct Position {
     pub fullmove: u32,
     /// State only one variant needs (documented in that variant's module).
     pub extra: Extra,
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Position {
+        Position {
+            variant: self.variant,
+            board: self.board.clone(),
+            turn: self.turn,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            extra: self.extra.clone(),
+        }
+    }
+
+    /// Copies into the board's arrays already allocated (perft's scratch
+    /// positions).
+    fn clone_from(&mut self, source: &Position) {
+        self.variant = source.variant;
+        self.board.clone_from(&source.board);
+        self.turn = source.turn;
+        self.castling = source.castling;
+        self.ep = source.ep;
+        self.halfmove = source.halfmove;
+        self.fullmove = source.fullmove;
+        self.extra.clone_from(&source.extra);
+    }
 }
 
 /// How a finished game ended.
@@ -263,8 +293,8 @@ impl Position {
     /// Array indices of the pieces of `role` and `color`.
     pub fn find(&self, color: Color, role: Role) -> Vec<usize> {
         self.board
-            .indices()
-            .filter(|&i| self.board.cell(i).has(color, role))
+            .cells_of(color)
+            .filter(|&i| self.board.cell(i).roles().contains(role))
             .collect()
     }
 
@@ -279,8 +309,8 @@ impl Position {
     pub fn king_attacked(&self, color: Color) -> bool {
         let board = &self.board;
         board
-            .indices()
-            .any(|i| board.cell(i).has(color, Role::King) && self.is_attacked(i, !color))
+            .cells_of(color)
+            .any(|i| board.cell(i).roles().contains(Role::King) && self.is_attacked(i, !color))
     }
 
     /// The promotion rank of a side's pawns: the variant's fixed rank
@@ -306,187 +336,32 @@ impl Position {
     /// Pseudo-legal moves of single pieces by the movement tables: leaps,
     /// slides, pawn steps, double steps, en passant, promotions, and FIDE
     /// castling where the variant has it. Stacks are not handled here (the
-    /// Corral module generates its own).
+    /// Corral module generates its own). See [`Position::for_each_pseudo`].
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
-        let rules = self.variant.rules();
-        let tables = self.tables();
-        let board = &self.board;
-        let us = self.turn;
-        let promo_rank = self.promotion_rank(us);
-        let promotions = self.variant.spec().promotion;
-        for from in board.indices() {
-            let cell = board.cell(from);
-            if !cell.is_occupied() || cell.color() != us {
-                continue;
-            }
-            let Some(role) = cell.roles().single() else {
-                continue;
-            };
-            let from_sq = board.square(from);
-            let is_pawn = role == Role::Pawn;
-            for ray in &tables.rays[role.index()][us] {
-                let off = board.offset(ray.dx, ray.dy);
-                let mut i = from;
-                for _ in 0..ray.range {
-                    i = board.step(i, off);
-                    let c = board.cell(i);
-                    if c.is_off() {
-                        break;
-                    }
-                    let target_ok = if c.is_empty() {
-                        ray.mode.moves()
-                    } else {
-                        ray.mode.captures() && rules.may_capture(self, role, from, i)
-                    };
-                    if target_ok {
-                        let to = board.square(i);
-                        let m = PieceMove::new(role, from_sq, to);
-                        if is_pawn && to.rank == promo_rank && ray.dy == us.forward() {
-                            for &p in promotions {
-                                let mut pm = m.clone();
-                                pm.promotion = Some(p);
-                                out.push(Move::Piece(pm));
-                            }
-                        } else {
-                            out.push(Move::Piece(m));
-                        }
-                    }
-                    if !c.is_empty() {
-                        break;
-                    }
-                }
-            }
-            if is_pawn {
-                self.pawn_specials(from, out);
-            }
-        }
-        if self.variant.spec().castling {
-            self.castling_moves(out);
-        }
+        self.for_each_pseudo(|m| out.push(Move::Piece(self.piece_move(&m))));
     }
 
-    /// Double steps and en passant for the pawn at `from`.
-    fn pawn_specials(&self, from: usize, out: &mut Vec<Move>) {
-        let board = &self.board;
-        let us = self.turn;
-        let fwd = us.forward();
-        let from_sq = board.square(from);
-        let rules = self.variant.rules();
-        if rules.may_double_step(self, from_sq) {
-            let mid = board.step(from, board.offset(0, fwd));
-            let to = board.step(mid, board.offset(0, fwd));
-            if board.cell(mid).is_empty() && board.cell(to).is_empty() {
-                let mut m = PieceMove::new(Role::Pawn, from_sq, board.square(to));
-                m.kind = MoveKind::DoubleStep;
-                out.push(Move::Piece(m));
-            }
-        }
-        if let Some(target) = self.ep {
-            if self.variant.spec().en_passant
-                && target.rank == from_sq.rank + fwd
-                && (target.file - from_sq.file).abs() == 1
-                && board.get(target) == Some(Stack::EMPTY)
-            {
-                let captured = target.offset(0, -fwd);
-                if board.get(captured).is_some_and(|c| c.has(!us, Role::Pawn)) {
-                    let mut m = PieceMove::new(Role::Pawn, from_sq, target);
-                    m.kind = MoveKind::EnPassant { captured };
-                    out.push(Move::Piece(m));
-                }
-            }
-        }
+    /// The pseudo-legal moves that leave no king of the mover attacked
+    /// (FI-3): what [`Position::pseudo_moves`] followed by
+    /// [`Position::retain_king_safe`] keeps, without listing the others.
+    pub fn legal_piece_moves(&self, out: &mut Vec<Move>) {
+        let mut safety = KingSafety::default();
+        self.for_each_legal(&mut safety, |m| out.push(Move::Piece(self.piece_move(&m))));
     }
 
-    /// FIDE castling on the standard 8x8 squares (FI-2): the king on its
-    /// e-file square, the rook in the corner, the squares between empty, the
-    /// king not in check and not passing or landing on an attacked square.
-    fn castling_moves(&self, out: &mut Vec<Move>) {
-        let us = self.turn;
-        let rank = match us {
-            Color::White => 1,
-            Color::Black => 8,
-        };
-        let king_sq = Square::new(5, rank);
-        let board = &self.board;
-        if board.piece_at(king_sq) != Some(Piece::new(us, Role::King)) {
-            return;
-        }
-        for king_side in [true, false] {
-            if !self.castling.get(us, king_side) {
-                continue;
-            }
-            let (rook_file, between, path, king_to, rook_to): (i16, &[i16], &[i16], i16, i16) =
-                if king_side {
-                    (8, &[6, 7], &[5, 6, 7], 7, 6)
-                } else {
-                    (1, &[2, 3, 4], &[5, 4, 3], 3, 4)
-                };
-            let rook_sq = Square::new(rook_file, rank);
-            if board.piece_at(rook_sq) != Some(Piece::new(us, Role::Rook)) {
-                continue;
-            }
-            if !between
-                .iter()
-                .all(|&f| board.get(Square::new(f, rank)) == Some(Stack::EMPTY))
-            {
-                continue;
-            }
-            if path.iter().any(|&f| {
-                board
-                    .index(Square::new(f, rank))
-                    .is_some_and(|i| self.is_attacked(i, !us))
-            }) {
-                continue;
-            }
-            let mut m = PieceMove::new(Role::King, king_sq, Square::new(king_to, rank));
-            m.kind = MoveKind::Castle {
-                rook: rook_sq,
-                rook_to: Square::new(rook_to, rank),
-            };
-            out.push(Move::Piece(m));
-        }
-    }
-
-    /// Keeps the moves after which no king of the mover is attacked (FI-3),
-    /// testing each on a scratch board. Moves that cannot expose a king
-    /// (no check, not the king, not en passant, not on a line from the king
-    /// that an enemy slider could use) skip the test.
+    /// Keeps the moves after which no king of the mover is attacked (FI-3).
+    /// Only king moves, en passant, moves of pinned pieces and moves made
+    /// in check are tested (see [`KingSafety`]); other moves are kept.
     pub fn retain_king_safe(&self, moves: &mut Vec<Move>) {
-        let us = self.turn;
-        let tables = self.tables();
-        let kings = self.find(us, Role::King);
-        if kings.is_empty() {
-            return;
-        }
-        let in_check = kings.iter().any(|&k| self.is_attacked(k, !us));
-        let king_sqs: Vec<Square> = kings.iter().map(|&k| self.board.square(k)).collect();
-        let mut scratch = self.board.clone();
-        let mut after: Vec<usize> = Vec::with_capacity(kings.len());
+        let safety = KingSafety::new(self);
         moves.retain(|mv| {
             let Move::Piece(m) = mv else { return true };
-            if !in_check
-                && m.role != Role::King
-                && !matches!(m.kind, MoveKind::EnPassant { .. })
-                && !king_sqs.iter().any(|&k| tables.slider_line(!us, k, m.from))
-            {
-                return true;
+            match self.cell_move(m) {
+                Some(c) => safety.allows(self, &c),
+                // Squares off the board change nothing: the kings stay
+                // as attacked as they are.
+                None => !safety.in_check(),
             }
-            // The kings' squares after the move: a moving king is on `to`.
-            after.clear();
-            for (&k, &sq) in kings.iter().zip(&king_sqs) {
-                match (m.role == Role::King && sq == m.from, scratch.index(m.to)) {
-                    (true, Some(t)) => after.push(t),
-                    _ => after.push(k),
-                }
-            }
-            let undo = apply_on_board(&mut scratch, us, m);
-            let safe = after.iter().all(|&k| {
-                !scratch.cell(k).has(us, Role::King) || !attacked(&scratch, tables, k, !us)
-            });
-            for (i, c) in undo.into_iter().rev() {
-                scratch.set_cell(i, c);
-            }
-            safe
         });
     }
 
@@ -512,20 +387,8 @@ impl Position {
         if let Some(p) = m.promotion {
             effects.promoted.push((m.to, Piece::new(us, p)));
         }
-        // Castling rights: a king or rook leaving or a rook being taken.
         if self.variant.spec().castling {
-            for sq in [m.from, m.to] {
-                for (color, rank) in [(Color::White, 1), (Color::Black, 8)] {
-                    if sq == Square::new(5, rank) {
-                        self.castling.set(color, true, false);
-                        self.castling.set(color, false, false);
-                    } else if sq == Square::new(8, rank) {
-                        self.castling.set(color, true, false);
-                    } else if sq == Square::new(1, rank) {
-                        self.castling.set(color, false, false);
-                    }
-                }
-            }
+            self.castling.lose_rights(m.from, m.to);
         }
         self.ep = None;
         if m.kind == MoveKind::DoubleStep {
@@ -634,12 +497,25 @@ pub fn apply_on_board(board: &mut Board, us: Color, m: &PieceMove) -> Vec<(usize
 /// side captures along that direction that far.
 #[inline]
 pub fn attacked(board: &Board, tables: &Tables, index: usize, by: Color) -> bool {
+    attacked_with(board, tables, index, by, |i| board.cell(i))
+}
+
+/// [`attacked`] on the board as `cell` says it is: the board with some
+/// cells changed, as after a move not yet played.
+#[inline]
+pub fn attacked_with(
+    board: &Board,
+    tables: &Tables,
+    index: usize,
+    by: Color,
+    cell: impl Fn(usize) -> Stack,
+) -> bool {
     for dir in &tables.attacks[by] {
         let off = board.offset(-dir.dx, -dir.dy);
         let mut i = index;
         for k in 0..dir.max as usize {
             i = board.step(i, off);
-            let c = board.cell(i);
+            let c = cell(i);
             if c.is_empty() {
                 continue;
             }

@@ -52,10 +52,11 @@ use super::{Rules, Spec, Tables, Variant};
 use crate::board::Board;
 use crate::color::Color;
 use crate::error::{MoveError, PlayError};
-use crate::mv::{Move, MoveKind, PieceMove};
+use crate::movegen::{CellKind, CellMove};
+use crate::mv::{Move, PieceMove};
 use crate::notation::san::{explain_illegal, piece_matches, write_san, MoveText};
-use crate::piece::Role;
-use crate::position::{apply_on_board, attacked, Effects, GameResult, Outcome, Position};
+use crate::piece::{Piece, Role, Stack};
+use crate::position::{attacked, attacked_with, Effects, GameResult, Outcome, Position};
 use crate::square::Square;
 
 pub static SPEC: Spec = Spec {
@@ -145,55 +146,13 @@ pub struct Turns {
 
 impl Turns {
     pub fn new(pos: &Position) -> Turns {
-        let us = pos.turn;
-        let board = &pos.board;
-        let tables = pos.tables();
-        let (placements, kings) = survey(board, us);
-        let mut pseudo = Vec::with_capacity(32);
-        pos.pseudo_moves(&mut pseudo);
-        let king_sqs: Vec<Square> = kings.iter().map(|&k| board.square(k)).collect();
-        let in_check = kings.iter().any(|&k| attacked(board, tables, k, !us));
-        let base_closed = closed_placements(board, tables, &kings, us);
-        let mut scratch = board.clone();
-        let mut parts = Vec::with_capacity(pseudo.len());
-        for mv in pseudo {
-            let Move::Piece(m) = mv else { continue };
-            // Building's sliders move along ranks, files and diagonals: a
-            // move off every such line from the king leaves the king's
-            // attackers and its gaps as they were.
-            let quiet = !in_check
-                && m.role != Role::King
-                && m.kind == MoveKind::Normal
-                && !king_sqs
-                    .iter()
-                    .any(|&k| on_line(k, m.from) || on_line(k, m.to));
-            if quiet {
-                parts.push(Part {
-                    mv: m,
-                    closed: base_closed.clone(),
-                });
-                continue;
-            }
-            let undo = apply_on_board(&mut scratch, us, &m);
-            let moved: Vec<usize> = kings
-                .iter()
-                .zip(&king_sqs)
-                .map(|(&k, &sq)| {
-                    if sq == m.from {
-                        scratch.index(m.to).unwrap_or(k)
-                    } else {
-                        k
-                    }
-                })
-                .collect();
-            if moved.iter().all(|&k| !attacked(&scratch, tables, k, !us)) {
-                let closed = closed_placements(&scratch, tables, &moved, us);
-                parts.push(Part { mv: m, closed });
-            }
-            for (i, c) in undo.into_iter().rev() {
-                scratch.set_cell(i, c);
-            }
-        }
+        let mut parts = Vec::with_capacity(32);
+        let placements = each_move(pos, |m, closed| {
+            parts.push(Part {
+                mv: pos.piece_move(m),
+                closed: closed.to_vec(),
+            })
+        });
         Turns { placements, parts }
     }
 
@@ -259,6 +218,84 @@ impl Turns {
     }
 }
 
+/// Calls `f` with each legal move of `pos` (in the generator's order) and
+/// the placements closed to it; returns the placements open to the side.
+fn each_move(pos: &Position, mut f: impl FnMut(&CellMove, &[Square])) -> Vec<Square> {
+    let us = pos.turn;
+    let board = &pos.board;
+    let tables = pos.tables();
+    let (placements, kings) = survey(board, us);
+    let king_sqs: Vec<Square> = kings.iter().map(|&k| board.square(k)).collect();
+    let in_check = kings.iter().any(|&k| attacked(board, tables, k, !us));
+    let mut base_closed = Vec::new();
+    closed_placements(
+        board,
+        tables,
+        &kings,
+        us,
+        |i| board.cell(i),
+        &mut base_closed,
+    );
+    let mut closed = Vec::new();
+    let mut moved = Vec::with_capacity(kings.len());
+    pos.for_each_pseudo(|m| {
+        // Building's sliders move along ranks, files and diagonals: a
+        // move off every such line from the king leaves the king's
+        // attackers and its gaps as they were.
+        let (from, to) = (m.from as usize, m.to as usize);
+        let (from_sq, to_sq) = (board.square(from), board.square(to));
+        let quiet = !in_check
+            && m.role != Role::King
+            && m.kind == CellKind::Normal
+            && !king_sqs
+                .iter()
+                .any(|&k| on_line(k, from_sq) || on_line(k, to_sq));
+        if quiet {
+            f(&m, &base_closed);
+            return;
+        }
+        // The board after the move, seen through the two cells it changes
+        // (Building has no en passant and no castling).
+        let placed = match m.promotion {
+            Some(p) => Stack::single(Piece::new(us, p)),
+            None => board.cell(from),
+        };
+        let after = |i: usize| {
+            if i == to {
+                placed
+            } else if i == from {
+                Stack::EMPTY
+            } else {
+                board.cell(i)
+            }
+        };
+        moved.clear();
+        moved.extend(kings.iter().map(|&k| if k == from { to } else { k }));
+        if moved
+            .iter()
+            .all(|&k| !attacked_with(board, tables, k, !us, after))
+        {
+            closed.clear();
+            closed_placements(board, tables, &moved, us, after, &mut closed);
+            f(&m, &closed);
+        }
+    });
+    placements
+}
+
+/// The number of legal turns of `pos`, as [`Turns::count`] counts them,
+/// without listing the moves.
+pub fn count_turns(pos: &Position) -> u64 {
+    let mut parts = 0u64;
+    let mut closed = 0u64;
+    let placements = each_move(pos, |_, c| {
+        parts += 1;
+        closed += c.len() as u64;
+    });
+    // Closed placements are placements (see `closed_placements`).
+    parts * placements.len() as u64 - closed
+}
+
 /// The four squares sharing an edge with `sq` (fewer at the edge of the
 /// coordinate range, which no board reaches).
 fn edge_neighbours(sq: Square) -> impl Iterator<Item = Square> {
@@ -286,10 +323,17 @@ fn on_line(king: Square, sq: Square) -> bool {
 /// squares to the first piece. If that piece is an enemy that captures
 /// along the line from that distance, adding the gap gives it the king.
 /// Only the first gap can open a line: one added square leaves any further
-/// gap in place. Every square returned is one of [`placements`].
-fn closed_placements(board: &Board, tables: &Tables, kings: &[usize], us: Color) -> Vec<Square> {
+/// gap in place. Every square pushed on `out` is one of [`placements`].
+/// The board is read through `cell`, which may show it after a move.
+fn closed_placements(
+    board: &Board,
+    tables: &Tables,
+    kings: &[usize],
+    us: Color,
+    cell: impl Fn(usize) -> Stack,
+    out: &mut Vec<Square>,
+) {
     let light = us == Color::White;
-    let mut out: Vec<Square> = Vec::new();
     for &king in kings {
         for dir in tables.attacks[!us].iter().filter(|d| d.max >= 2) {
             let off = board.offset(-dir.dx, -dir.dy);
@@ -299,7 +343,7 @@ fn closed_placements(board: &Board, tables: &Tables, kings: &[usize], us: Color)
             // one step from a square of the board, the margin two.
             for n in 0..dir.max as usize {
                 i = board.step(i, off);
-                let c = board.cell(i);
+                let c = cell(i);
                 if c.is_empty() {
                     continue;
                 }
@@ -328,7 +372,6 @@ fn closed_placements(board: &Board, tables: &Tables, kings: &[usize], us: Color)
             }
         }
     }
-    out
 }
 
 impl Rules for Building {
@@ -338,6 +381,11 @@ impl Rules for Building {
 
     fn variant(&self) -> Variant {
         Variant::Building
+    }
+
+    /// FIDE's captures: `may_capture` is the default.
+    fn captures_any_enemy(&self) -> bool {
+        true
     }
 
     /// One king a side, the side not to move not in check, and no pawn on
@@ -411,7 +459,7 @@ impl Rules for Building {
     }
 
     fn has_legal_move(&self, pos: &Position) -> bool {
-        Turns::new(pos).count() > 0
+        count_turns(pos) > 0
     }
 
     /// Moves the piece, then adds the square (BU-2); a new square is empty
@@ -449,26 +497,16 @@ impl Rules for Building {
     }
 
     /// Whole turns (BU-8, rules notation): each legal move times its open
-    /// placements, counted in bulk at the last turn.
+    /// placements, counted in bulk at the last turn. Played in place: the
+    /// array is laid out once with room for every square the search adds,
+    /// so cell moves and their undo stay valid while squares come and go.
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
         }
-        let turns = Turns::new(pos);
-        if depth == 1 {
-            return turns.count();
-        }
-        let mut nodes = 0;
-        for part in &turns.parts {
-            let mut after = pos.clone();
-            after.apply_piece_move(&part.mv);
-            for sq in turns.open(part) {
-                let mut next = after.clone();
-                next.board.add_square(sq);
-                nodes += self.perft(&next, depth - 1);
-            }
-        }
-        nodes
+        let mut work = pos.clone();
+        work.board.reserve(depth as i16);
+        perft_in_place(&mut work, depth)
     }
 
     fn resolve(&self, pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
@@ -540,6 +578,28 @@ impl Rules for Building {
             .collect();
         write_san(pos, mv, &rivals)
     }
+}
+
+/// Building perft on a position whose array has room for `depth` more
+/// squares (see [`Board::reserve`]).
+fn perft_in_place(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 1 {
+        return count_turns(pos);
+    }
+    let mut moves: Vec<(CellMove, Vec<Square>)> = Vec::with_capacity(32);
+    let placements = each_move(pos, |m, closed| moves.push((*m, closed.to_vec())));
+    let mut nodes = 0;
+    for (m, closed) in &moves {
+        let undo = pos.make(m);
+        for &sq in placements.iter().filter(|sq| !closed.contains(sq)) {
+            let bounds = pos.board.bounds();
+            pos.board.add_square(sq);
+            nodes += perft_in_place(pos, depth - 1);
+            pos.board.remove_square(sq, bounds);
+        }
+        pos.unmake(undo);
+    }
+    nodes
 }
 
 fn no_placement() -> MoveError {

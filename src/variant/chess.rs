@@ -64,6 +64,9 @@ pub static SPEC: Spec = Spec {
 
 pub struct Chess;
 
+/// Turns are the shared generator's moves, played by `apply_piece_move`.
+impl crate::perft::InPlace for Chess {}
+
 impl Rules for Chess {
     fn spec(&self) -> &'static Spec {
         &SPEC
@@ -71,6 +74,15 @@ impl Rules for Chess {
 
     fn variant(&self) -> Variant {
         Variant::Chess
+    }
+
+    /// FIDE's captures: `may_capture` is the default.
+    fn captures_any_enemy(&self) -> bool {
+        true
+    }
+
+    fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        crate::perft::perft_in_place(self, pos, depth)
     }
 
     fn outcome(&self, pos: &Position) -> Option<Outcome> {

@@ -36,6 +36,7 @@ use super::{Extra, PieceSpec, Rules, Spec, Tables, Variant};
 use crate::board::Board;
 use crate::color::{ByColor, Color};
 use crate::error::MoveError;
+use crate::movegen::{CellMove, Unmake};
 use crate::mv::Move;
 use crate::notation::san::MoveText;
 use crate::piece::{Piece, Role, Stack};
@@ -150,11 +151,8 @@ pub fn state(pos: &Position) -> State {
 /// Kings on the board, per side.
 pub fn king_counts(board: &Board) -> ByColor<usize> {
     let mut n = ByColor::new(0, 0);
-    for i in board.indices() {
-        let c = board.cell(i);
-        if c.is_occupied() && c.roles().contains(Role::King) {
-            n[c.color()] += 1;
-        }
+    for i in king_cells(board) {
+        n[board.cell(i).color()] += 1;
     }
     n
 }
@@ -173,36 +171,125 @@ pub fn last_move(pos: &Position) -> Option<LastMove> {
 /// repeats while removals leave kings attacked. Returns the waves, each
 /// in board order (rank 1 first, files left to right).
 pub fn disintegrate(board: &mut Board, tables: &Tables) -> Vec<Vec<(Square, Piece)>> {
-    let mut kings: Vec<usize> = board
-        .indices()
-        .filter(|&i| {
-            let c = board.cell(i);
-            c.is_occupied() && c.roles().contains(Role::King)
-        })
-        .collect();
-    let mut waves = Vec::new();
-    loop {
+    let mut kings: Vec<usize> = king_cells(board).collect();
+    let mut waves: Vec<Vec<(Square, Piece)>> = Vec::new();
+    let n = kings.len();
+    remove_attacked_kings(board, tables, &mut kings, n, |board, i, wave| {
+        if wave == waves.len() {
+            waves.push(Vec::new());
+        }
+        let piece = Piece::new(board.cell(i).color(), Role::King);
+        waves[wave].push((board.square(i), piece));
+    });
+    waves
+}
+
+/// The cells of the kings on the board, in board order.
+fn king_cells(board: &Board) -> impl Iterator<Item = usize> + '_ {
+    board
+        .occupied_cells()
+        .filter(|&i| board.cell(i).roles().contains(Role::King))
+}
+
+/// DI-8's waves on `board`, whose kings stand on `kings[..n]` (in board
+/// order; the slice is used as scratch). `removing(board, cell, wave)` is
+/// called before each king is removed, wave by wave from 0.
+fn remove_attacked_kings(
+    board: &mut Board,
+    tables: &Tables,
+    kings: &mut [usize],
+    mut n: usize,
+    mut removing: impl FnMut(&Board, usize, usize),
+) {
+    for wave in 0.. {
         // Decide the whole wave before removing anything: kings attacked
         // at this moment go together (a king stepping next to an enemy
         // king removes both).
-        let wave: Vec<usize> = kings
-            .iter()
-            .copied()
-            .filter(|&i| attacked(board, tables, i, !board.cell(i).color()))
-            .collect();
-        if wave.is_empty() {
-            return waves;
+        // (The 5x9 board holds fewer than 64 kings.)
+        let mut attacked_now = [false; 64];
+        let mut any = false;
+        for (a, &i) in attacked_now.iter_mut().zip(&kings[..n]) {
+            *a = attacked(board, tables, i, !board.cell(i).color());
+            any |= *a;
         }
-        kings.retain(|i| !wave.contains(i));
-        let removed = wave
-            .iter()
-            .map(|&i| {
-                let piece = Piece::new(board.cell(i).color(), Role::King);
+        if !any {
+            return;
+        }
+        let mut kept = 0;
+        for k in 0..n {
+            let i = kings[k];
+            if attacked_now[k] {
+                removing(board, i, wave);
                 board.set_cell(i, Stack::EMPTY);
-                (board.square(i), piece)
-            })
-            .collect();
-        waves.push(removed);
+            } else {
+                kings[kept] = i;
+                kept += 1;
+            }
+        }
+        n = kept;
+    }
+}
+
+/// Kings [`Disintegration`]'s perft in place can follow: what an
+/// [`Unmake`] has room for besides the move's own cells.
+const IN_PLACE_KINGS: usize = 8;
+
+/// Turns are the shared generator's moves, all of them legal (DI-7);
+/// `after` is what [`Rules::apply`] adds to the piece move.
+impl crate::perft::InPlace for Disintegration {
+    const KING_SAFETY: bool = false;
+
+    /// [`decided`] without its words: the last move made, or, with no
+    /// last move owed, the side not to move without kings (DI-11, DI-12).
+    fn finished(&self, pos: &Position) -> bool {
+        match state(pos).last_move {
+            Some(LastMove::Played(_)) => true,
+            Some(LastMove::Owed(_)) => false,
+            None => !king_cells(&pos.board).any(|i| pos.board.cell(i).color() != pos.turn),
+        }
+    }
+
+    fn after(&self, pos: &mut Position, _m: &CellMove, undo: &mut Unmake) {
+        let mover = !pos.turn;
+        let mut kings = [0; IN_PLACE_KINGS];
+        let mut n = 0;
+        let mut count = ByColor::new(0, 0);
+        for i in king_cells(&pos.board) {
+            count[pos.board.cell(i).color()] += 1;
+            kings[n] = i;
+            n += 1;
+        }
+        // Kings are never taken (DI-9): the counts are those before the
+        // move, from which `last_move` would have judged.
+        let before = state(pos)
+            .last_move
+            .or_else(|| (count[mover] == 0 && count[!mover] > 0).then_some(LastMove::Owed(mover)));
+        let tables = pos.tables();
+        remove_attacked_kings(&mut pos.board, tables, &mut kings, n, |board, i, _| {
+            count[board.cell(i).color()] -= 1;
+            let saved = undo.save(board, i);
+            debug_assert!(saved, "IN_PLACE_KINGS fits the undo record");
+        });
+        pos.extra = Extra::Disintegration(State {
+            last_move: next_last_move(before, mover, count),
+        });
+    }
+}
+
+/// DI-10: the last-move state after `mover`'s move, from the state in
+/// force before it and the kings left after its waves.
+fn next_last_move(
+    before: Option<LastMove>,
+    mover: Color,
+    kings: ByColor<usize>,
+) -> Option<LastMove> {
+    match before {
+        Some(LastMove::Owed(c)) if c == mover => Some(LastMove::Played(mover)),
+        // DI-10: a move that leaves the opponent kingless and the mover
+        // a king grants the opponent one last move; DI-12 and DI-11
+        // (the mover kingless) grant none.
+        _ if kings[mover] > 0 && kings[!mover] == 0 => Some(LastMove::Owed(!mover)),
+        _ => None,
     }
 }
 
@@ -369,17 +456,19 @@ impl Rules for Disintegration {
         let tables = pos.tables();
         let mut effects = pos.apply_piece_move(m);
         effects.disintegrated = disintegrate(&mut pos.board, tables);
-        let kings = king_counts(&pos.board);
-        let last_move = match before {
-            Some(LastMove::Owed(c)) if c == mover => Some(LastMove::Played(mover)),
-            // DI-10: a move that leaves the opponent kingless and the mover
-            // a king grants the opponent one last move; DI-12 and DI-11
-            // (the mover kingless) grant none.
-            _ if kings[mover] > 0 && kings[!mover] == 0 => Some(LastMove::Owed(!mover)),
-            _ => None,
-        };
+        let last_move = next_last_move(before, mover, king_counts(&pos.board));
         pos.extra = Extra::Disintegration(State { last_move });
         effects
+    }
+
+    /// Played in place while the kings fit the undo record (they never
+    /// grow in number: DI-9, DI-6).
+    fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        if king_cells(&pos.board).count() <= IN_PLACE_KINGS {
+            crate::perft::perft_in_place(self, pos, depth)
+        } else {
+            crate::perft::perft_by_copy(self, pos, depth)
+        }
     }
 
     /// DI-7: there is no check.

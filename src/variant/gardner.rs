@@ -4,6 +4,7 @@
 
 use super::chess::{FIDE_PIECES, FIDE_PROMOTION};
 use super::{Rules, Spec, Variant};
+use crate::position::Position;
 
 pub static SPEC: Spec = Spec {
     name: "gardner",
@@ -29,6 +30,9 @@ pub static SPEC: Spec = Spec {
 
 pub struct Gardner;
 
+/// Turns are the shared generator's moves, played by `apply_piece_move`.
+impl crate::perft::InPlace for Gardner {}
+
 impl Rules for Gardner {
     fn spec(&self) -> &'static Spec {
         &SPEC
@@ -36,6 +40,15 @@ impl Rules for Gardner {
 
     fn variant(&self) -> Variant {
         Variant::Gardner
+    }
+
+    /// FIDE's captures: `may_capture` is the default.
+    fn captures_any_enemy(&self) -> bool {
+        true
+    }
+
+    fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        crate::perft::perft_in_place(self, pos, depth)
     }
 }
 

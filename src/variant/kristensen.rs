@@ -27,6 +27,7 @@
 use super::{PieceSpec, Rules, Spec, Variant};
 use crate::color::Color;
 use crate::error::MoveError;
+use crate::movegen::{CellMove, Unmake};
 use crate::mv::{Move, MoveKind};
 use crate::notation::san::{resolve_in_list, write_long, write_san, MoveText, PieceText};
 use crate::piece::Role;
@@ -348,6 +349,23 @@ fn explain(pos: &Position, t: &PieceText) -> Option<MoveError> {
 
 pub struct Kristensen;
 
+/// Turns are the shared generator's moves; `after` is what [`Rules::apply`]
+/// adds to the piece move.
+impl crate::perft::InPlace for Kristensen {
+    fn after(&self, pos: &mut Position, m: &CellMove, _undo: &mut Unmake) {
+        pos.ep = None;
+        if m.role == Role::Barrier {
+            pos.halfmove = 0;
+        }
+        let mut state = rights(pos);
+        if state != State::NONE {
+            state.clear(pos.board.square(m.from as usize));
+            state.clear(pos.board.square(m.to as usize));
+        }
+        pos.extra = Extra::Kristensen(state);
+    }
+}
+
 impl Rules for Kristensen {
     fn spec(&self) -> &'static Spec {
         &SPEC
@@ -432,6 +450,10 @@ impl Rules for Kristensen {
         state.clear(m.to);
         pos.extra = Extra::Kristensen(state);
         effects
+    }
+
+    fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        crate::perft::perft_in_place(self, pos, depth)
     }
 
     /// KR-8 checkmate wins, KR-9 stalemate loses for the stalemated side;

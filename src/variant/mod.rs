@@ -278,8 +278,7 @@ pub trait Rules: Sync + Send {
     /// offers the sequences step by step.
     fn legal_moves(&self, pos: &Position) -> Vec<Move> {
         let mut moves = Vec::with_capacity(64);
-        pos.pseudo_moves(&mut moves);
-        pos.retain_king_safe(&mut moves);
+        pos.legal_piece_moves(&mut moves);
         moves
     }
 
@@ -354,6 +353,14 @@ pub trait Rules: Sync + Send {
         }
     }
 
+    /// True when [`Rules::may_capture`] is FIDE's: any piece may capture
+    /// any enemy piece and nothing else. The move generator then decides
+    /// captures without calling it. A variant that changes `may_capture`
+    /// leaves this false (the default, which is always correct).
+    fn captures_any_enemy(&self) -> bool {
+        false
+    }
+
     /// May the piece of `role` on cell `from` capture what stands on cell
     /// `to` (occupied)? FIDE: any enemy piece.
     fn may_capture(&self, pos: &Position, _role: Role, _from: usize, to: usize) -> bool {
@@ -370,23 +377,12 @@ pub trait Rules: Sync + Send {
     }
 
     /// Counts the leaf nodes `depth` turns deep (perft). Counts the last
-    /// turn in bulk, as other engines do.
+    /// turn in bulk, as other engines do. The default applies each move to
+    /// a copy ([`crate::perft::perft_by_copy`]); a variant whose turns are
+    /// the shared generator's moves plays them in place instead
+    /// ([`crate::perft::perft_in_place`]).
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let moves = self.legal_moves(pos);
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves
-            .iter()
-            .map(|m| {
-                let mut next = pos.clone();
-                self.apply(&mut next, m);
-                self.perft(&next, depth - 1)
-            })
-            .sum()
+        crate::perft::perft_by_copy(self, pos, depth)
     }
 
     /// Perft split by first move: each legal move in the variant's

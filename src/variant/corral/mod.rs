@@ -250,18 +250,26 @@ pub fn perft_work(pos: &Position, depth: u32, ban: bool, work: &mut Work) -> u64
     if depth == 0 {
         return 1;
     }
+    // One scratch position per turn below the first, copied into without
+    // allocating.
+    let mut scratch: Vec<Position> = (1..depth).map(|_| pos.clone()).collect();
+    perft_steps(pos, ban, work, &mut scratch)
+}
+
+/// The nodes `scratch.len() + 1` turns below `pos`, counting legal steps
+/// at the last turn (no move values made there).
+fn perft_steps(pos: &Position, ban: bool, work: &mut Work, scratch: &mut [Position]) -> u64 {
     let steps = legal_steps(pos, usize::MAX, ban, Some(work));
-    if depth == 1 {
+    let Some((next, deeper)) = scratch.split_first_mut() else {
         return steps.len() as u64;
+    };
+    let mut nodes = 0;
+    for s in &steps {
+        next.clone_from(pos);
+        Corral.apply(next, &Move::Piece(to_piece_move(&pos.board, s)));
+        nodes += perft_steps(next, ban, work, deeper);
     }
-    steps
-        .iter()
-        .map(|s| {
-            let mut next = pos.clone();
-            Corral.apply(&mut next, &Move::Piece(to_piece_move(&pos.board, s)));
-            perft_work(&next, depth - 1, ban, work)
-        })
-        .sum()
+    nodes
 }
 
 /// Letters of a group in its side's case, in position-text order.
@@ -377,6 +385,12 @@ impl Rules for Corral {
 
     fn has_legal_move(&self, pos: &Position) -> bool {
         !legal_steps(pos, 1, true, None).is_empty()
+    }
+
+    /// Counts legal steps, as `legal_moves` would list them (CO-16: one
+    /// step per distinct move).
+    fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        perft_work(pos, depth, true, &mut Work::default())
     }
 
     fn check_legal(&self, pos: &Position, mv: &Move) -> Result<(), PlayError> {

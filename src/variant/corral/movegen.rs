@@ -398,8 +398,8 @@ pub fn king_safe_after(board: &Board, tables: &Tables, us: Color, s: &Step, king
 /// The cell of the king of `color` on the grid.
 pub fn king_cell(board: &Board, color: Color) -> Option<usize> {
     board
-        .indices()
-        .find(|&i| board.cell(i).has(color, Role::King))
+        .cells_of(color)
+        .find(|&i| board.cell(i).roles().contains(Role::King))
 }
 
 /// Could a piece of `role` of `by` on `from` capture on `to` by the shape
@@ -487,20 +487,17 @@ impl<'t> Judge<'t> {
     /// Pushes the pseudo-legal steps of the side to move: every stack's
     /// moves, each promotion choice separately.
     pub fn pseudo_steps(&mut self, out: &mut Vec<Step>) {
-        for from in self.board.indices() {
-            let c = self.board.cell(from);
-            if c.is_occupied() && c.color() == self.us {
-                stack_steps(
-                    &self.board,
-                    self.tables,
-                    self.us,
-                    self.ep,
-                    from,
-                    true,
-                    &mut self.buf,
-                    out,
-                );
-            }
+        for from in self.board.cells_of(self.us) {
+            stack_steps(
+                &self.board,
+                self.tables,
+                self.us,
+                self.ep,
+                from,
+                true,
+                &mut self.buf,
+                out,
+            );
         }
     }
 
@@ -626,12 +623,7 @@ impl<'t> Judge<'t> {
         cells.clear();
         // Then every move, the king's own stack first.
         cells.push(king);
-        cells.extend(self.board.indices().filter(|&i| {
-            i != king && {
-                let c = self.board.cell(i);
-                c.is_occupied() && c.color() == side
-            }
-        }));
+        cells.extend(self.board.cells_of(side).filter(|&i| i != king));
         let mut found = false;
         for &from in &cells {
             replies.clear();

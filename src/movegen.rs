@@ -1,0 +1,662 @@
+//! The shared move generator in array cells, the king-safety filter, and
+//! playing a move in place with its undo: the engine's hot paths.
+//!
+//! [`Position::pseudo_moves`] and the default `Rules::legal_moves` list
+//! [`Move`](crate::mv::Move) values; underneath, the generator produces [`CellMove`]s, moves
+//! in array indices that are cheap to make, test and store, and perft plays
+//! them in place on one position ([`Position::make`], [`Position::unmake`])
+//! instead of copying a position per node.
+//!
+//! King safety (FI-3) is decided without playing moves: a move of a piece
+//! that is not pinned to a king of the mover, made while no such king is
+//! attacked, is safe; with one king in check by one piece, such a move is
+//! safe exactly when it takes the checker or steps between. The rest (king
+//! moves, en passant, castling, moves of pinned pieces, double check,
+//! several kings) are tested by asking whether a king would be attacked on
+//! the board as it would be after the move, seen through the cells the
+//! move changes.
+
+use crate::board::Board;
+use crate::color::Color;
+use crate::mv::{MoveKind, PieceMove};
+use crate::piece::{Piece, Role, Stack};
+use crate::position::{attacked_with, Castling, Position};
+use crate::square::Square;
+use crate::variant::Extra;
+
+/// How a [`CellMove`] is special: [`MoveKind`] with array indices.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CellKind {
+    Normal,
+    DoubleStep,
+    /// The captured pawn stands on cell `captured`.
+    EnPassant {
+        captured: u32,
+    },
+    /// The rook goes from cell `rook` to cell `rook_to`.
+    Castle {
+        rook: u32,
+        rook_to: u32,
+    },
+}
+
+/// A single-piece move in array indices of the position's board, as the
+/// shared generator makes it; [`Position::piece_move`] names its squares.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CellMove {
+    pub from: u32,
+    pub to: u32,
+    pub role: Role,
+    pub promotion: Option<Role>,
+    pub kind: CellKind,
+}
+
+impl CellMove {
+    #[inline]
+    fn new(role: Role, from: usize, to: usize) -> CellMove {
+        CellMove {
+            from: from as u32,
+            to: to as u32,
+            role,
+            promotion: None,
+            kind: CellKind::Normal,
+        }
+    }
+}
+
+impl Position {
+    /// Calls `emit` with every pseudo-legal single-piece move, in the order
+    /// [`Position::pseudo_moves`] lists them: the pieces of the side to
+    /// move in array order, each piece's rays in table order (promotions in
+    /// the variant's order), then its double step and en passant; castling
+    /// last. Stacks are not handled here (Corral generates its own).
+    #[inline]
+    pub fn for_each_pseudo(&self, mut emit: impl FnMut(CellMove)) {
+        let variant = self.variant;
+        let rules = variant.rules();
+        let tables = variant.tables();
+        let spec = variant.spec();
+        let board = &self.board;
+        let us = self.turn;
+        let fwd = us.forward();
+        let promo_rank = self.promotion_rank(us);
+        let ep = self.ep_cells();
+        // FIDE's capture rule (any enemy piece) tested here rather than
+        // through the variant.
+        let fide_captures = rules.captures_any_enemy();
+        for from in board.cells_of(us) {
+            let Some(role) = board.cell(from).roles().single() else {
+                continue;
+            };
+            let is_pawn = role == Role::Pawn;
+            // Ranks are needed only for pawns (promotion, double steps).
+            let from_sq = if is_pawn {
+                board.square(from)
+            } else {
+                Square::new(0, 0)
+            };
+            // A move onto cell `i`, `rank`: each promotion when a pawn
+            // steps forward onto its promotion rank.
+            let mut push = |i: usize, rank: i16, forward: bool| {
+                let m = CellMove::new(role, from, i);
+                if is_pawn && forward && rank == promo_rank {
+                    for &p in spec.promotion {
+                        emit(CellMove {
+                            promotion: Some(p),
+                            ..m
+                        });
+                    }
+                } else {
+                    emit(m);
+                }
+            };
+            let may_take = |c: Stack, i: usize| {
+                if fide_captures {
+                    c.color() != us
+                } else {
+                    rules.may_capture(self, role, from, i)
+                }
+            };
+            for ray in &tables.rays[role.index()][us] {
+                let off = board.offset(ray.dx, ray.dy);
+                let forward = ray.dy == fwd;
+                if ray.range == 1 {
+                    // Leapers and pawns: one cell, no walk.
+                    let i = board.step(from, off);
+                    let c = board.cell(i);
+                    let ok = if c.is_empty() {
+                        ray.mode.moves()
+                    } else {
+                        !c.is_off() && ray.mode.captures() && may_take(c, i)
+                    };
+                    if ok {
+                        push(i, from_sq.rank + ray.dy, forward);
+                    }
+                    continue;
+                }
+                let mut i = from;
+                let mut rank = from_sq.rank;
+                for _ in 0..ray.range {
+                    i = board.step(i, off);
+                    rank += ray.dy;
+                    let c = board.cell(i);
+                    if c.is_empty() {
+                        if ray.mode.moves() {
+                            push(i, rank, forward);
+                        }
+                        continue;
+                    }
+                    if !c.is_off() && ray.mode.captures() && may_take(c, i) {
+                        push(i, rank, forward);
+                    }
+                    break;
+                }
+            }
+            if is_pawn {
+                if rules.may_double_step(self, from_sq) {
+                    let mid = board.step(from, board.offset(0, fwd));
+                    let to = board.step(mid, board.offset(0, fwd));
+                    if board.cell(mid).is_empty() && board.cell(to).is_empty() {
+                        emit(CellMove {
+                            kind: CellKind::DoubleStep,
+                            ..CellMove::new(role, from, to)
+                        });
+                    }
+                }
+                if let Some((target, captured)) = ep {
+                    if [-1, 1]
+                        .iter()
+                        .any(|&dx| board.step(from, board.offset(dx, fwd)) == target)
+                    {
+                        emit(CellMove {
+                            kind: CellKind::EnPassant {
+                                captured: captured as u32,
+                            },
+                            ..CellMove::new(role, from, target)
+                        });
+                    }
+                }
+            }
+        }
+        if spec.castling {
+            self.castling_cells(&mut emit);
+        }
+    }
+
+    /// The en passant square as cells, when an en passant capture onto it
+    /// may be made: the empty target and the enemy pawn's cell.
+    fn ep_cells(&self) -> Option<(usize, usize)> {
+        let target = self.ep?;
+        if !self.variant.spec().en_passant {
+            return None;
+        }
+        let board = &self.board;
+        let t = board.index(target).filter(|&t| board.cell(t).is_empty())?;
+        let c = board.index(target.offset(0, -self.turn.forward()))?;
+        board.cell(c).has(!self.turn, Role::Pawn).then_some((t, c))
+    }
+
+    /// FIDE castling on the standard 8x8 squares (FI-2): the king on its
+    /// e-file square, the rook in the corner, the squares between empty, the
+    /// king not in check and not passing or landing on an attacked square.
+    fn castling_cells(&self, emit: &mut impl FnMut(CellMove)) {
+        let us = self.turn;
+        if !self.castling.get(us, true) && !self.castling.get(us, false) {
+            return;
+        }
+        let rank = match us {
+            Color::White => 1,
+            Color::Black => 8,
+        };
+        let board = &self.board;
+        let cell = |file: i16| board.index(Square::new(file, rank));
+        let Some(king) = cell(5) else { return };
+        if board.cell(king).piece() != Some(Piece::new(us, Role::King)) {
+            return;
+        }
+        for king_side in [true, false] {
+            if !self.castling.get(us, king_side) {
+                continue;
+            }
+            let (rook_file, between, path, king_to, rook_to): (i16, &[i16], &[i16], i16, i16) =
+                if king_side {
+                    (8, &[6, 7], &[5, 6, 7], 7, 6)
+                } else {
+                    (1, &[2, 3, 4], &[5, 4, 3], 3, 4)
+                };
+            let Some(rook) = cell(rook_file) else {
+                continue;
+            };
+            if board.cell(rook).piece() != Some(Piece::new(us, Role::Rook)) {
+                continue;
+            }
+            if !between
+                .iter()
+                .all(|&f| cell(f).is_some_and(|i| board.cell(i).is_empty()))
+            {
+                continue;
+            }
+            if path
+                .iter()
+                .any(|&f| cell(f).is_some_and(|i| self.is_attacked(i, !us)))
+            {
+                continue;
+            }
+            let (Some(to), Some(rook_to)) = (cell(king_to), cell(rook_to)) else {
+                continue;
+            };
+            emit(CellMove {
+                kind: CellKind::Castle {
+                    rook: rook as u32,
+                    rook_to: rook_to as u32,
+                },
+                ..CellMove::new(Role::King, king, to)
+            });
+        }
+    }
+
+    /// The move value of a cell move, with its squares named.
+    pub fn piece_move(&self, m: &CellMove) -> PieceMove {
+        let board = &self.board;
+        let sq = |i: u32| board.square(i as usize);
+        let mut pm = PieceMove::new(m.role, sq(m.from), sq(m.to));
+        pm.promotion = m.promotion;
+        pm.kind = match m.kind {
+            CellKind::Normal => MoveKind::Normal,
+            CellKind::DoubleStep => MoveKind::DoubleStep,
+            CellKind::EnPassant { captured } => MoveKind::EnPassant {
+                captured: sq(captured),
+            },
+            CellKind::Castle { rook, rook_to } => MoveKind::Castle {
+                rook: sq(rook),
+                rook_to: sq(rook_to),
+            },
+        };
+        pm
+    }
+
+    /// The cell move of a piece move, when both its squares are on the
+    /// board (carried pieces and placements are not part of it).
+    pub fn cell_move(&self, m: &PieceMove) -> Option<CellMove> {
+        let board = &self.board;
+        let idx = |sq: Square| board.index(sq).map(|i| i as u32);
+        let kind = match m.kind {
+            MoveKind::Normal => CellKind::Normal,
+            MoveKind::DoubleStep => CellKind::DoubleStep,
+            MoveKind::EnPassant { captured } => CellKind::EnPassant {
+                captured: idx(captured)?,
+            },
+            MoveKind::Castle { rook, rook_to } => CellKind::Castle {
+                rook: idx(rook)?,
+                rook_to: idx(rook_to)?,
+            },
+        };
+        Some(CellMove {
+            from: idx(m.from)?,
+            to: idx(m.to)?,
+            role: m.role,
+            promotion: m.promotion,
+            kind,
+        })
+    }
+
+    /// The shared generator's legal moves: pseudo-legal moves that leave no
+    /// king of the mover attacked (FI-3), in generation order.
+    pub fn for_each_legal(&self, safety: &mut KingSafety, mut emit: impl FnMut(CellMove)) {
+        safety.update(self);
+        if safety.kings.is_empty() {
+            self.for_each_pseudo(emit);
+        } else {
+            self.for_each_pseudo(|m| {
+                if safety.allows(self, &m) {
+                    emit(m)
+                }
+            });
+        }
+    }
+
+    /// Plays a cell move of the shared generator in place, as
+    /// [`Position::apply_piece_move`] plays its piece move (without the
+    /// effects report), and returns what [`Position::unmake`] needs.
+    pub fn make(&mut self, m: &CellMove) -> Unmake {
+        let mut undo = Unmake {
+            cells: [(0, Stack::EMPTY); UNMAKE_CELLS],
+            len: 0,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            extra: self.extra.clone(),
+        };
+        let us = self.turn;
+        let (from, to) = (m.from as usize, m.to as usize);
+        let board = &mut self.board;
+        let moving = board.cell(from);
+        let target = board.cell(to);
+        let mut captured = target.is_occupied();
+        undo.save(board, from);
+        undo.save(board, to);
+        board.set_cell(from, Stack::EMPTY);
+        let placed = match m.promotion {
+            Some(p) => Stack::single(Piece::new(us, p)),
+            None => moving,
+        };
+        board.set_cell(to, placed);
+        match m.kind {
+            CellKind::EnPassant { captured: c } => {
+                let c = c as usize;
+                captured |= board.cell(c).piece().is_some();
+                undo.save(board, c);
+                board.set_cell(c, Stack::EMPTY);
+            }
+            CellKind::Castle { rook, rook_to } => {
+                let (r, rt) = (rook as usize, rook_to as usize);
+                let rook_cell = board.cell(r);
+                undo.save(board, r);
+                undo.save(board, rt);
+                board.set_cell(r, Stack::EMPTY);
+                board.set_cell(rt, rook_cell);
+            }
+            _ => {}
+        }
+        if self.castling.any() && self.variant.spec().castling {
+            let (f, t) = (board.square(from), board.square(to));
+            self.castling.lose_rights(f, t);
+        }
+        self.ep = None;
+        if m.kind == CellKind::DoubleStep {
+            let them = !us;
+            let beside = [-1, 1].iter().any(|&dx| {
+                board
+                    .cell(board.step(to, board.offset(dx, 0)))
+                    .has(them, Role::Pawn)
+            });
+            if beside {
+                let mid = board.step(from, board.offset(0, us.forward()));
+                self.ep = Some(board.square(mid));
+            }
+        }
+        if m.role == Role::Pawn || captured {
+            self.halfmove = 0;
+        } else {
+            self.halfmove = self.halfmove.saturating_add(1);
+        }
+        self.end_turn();
+        undo
+    }
+
+    /// Takes back the move that returned `undo` from [`Position::make`]
+    /// (and whatever a variant recorded in it after).
+    pub fn unmake(&mut self, undo: Unmake) {
+        for &(i, c) in undo.cells[..undo.len].iter().rev() {
+            self.board.set_cell(i as usize, c);
+        }
+        self.castling = undo.castling;
+        self.ep = undo.ep;
+        self.halfmove = undo.halfmove;
+        self.fullmove = undo.fullmove;
+        self.extra = undo.extra;
+        self.turn = !self.turn;
+    }
+}
+
+/// Cells an [`Unmake`] can restore: a move's four (castling) and room for
+/// a variant's removals (Disintegration's six kings).
+const UNMAKE_CELLS: usize = 12;
+
+/// What [`Position::make`] changed: cells with their old contents, and the
+/// position's fields.
+#[derive(Clone, Debug)]
+pub struct Unmake {
+    cells: [(u32, Stack); UNMAKE_CELLS],
+    len: usize,
+    castling: Castling,
+    ep: Option<Square>,
+    halfmove: u32,
+    fullmove: u32,
+    extra: Extra,
+}
+
+impl Unmake {
+    /// Records the contents of cell `index` before a change to it. Returns
+    /// false (recording nothing) when there is no room left.
+    #[inline]
+    pub fn save(&mut self, board: &Board, index: usize) -> bool {
+        if self.len == UNMAKE_CELLS {
+            return false;
+        }
+        self.cells[self.len] = (index as u32, board.cell(index));
+        self.len += 1;
+        true
+    }
+}
+
+/// What the king-safety filter knows about a position: the cells of the
+/// mover's kings, whether one of them is attacked, and the mover's pieces
+/// pinned to one (standing between it and an enemy piece that would attack
+/// it along that line if they moved off it). With one king in check by
+/// one piece, also the cells that answer the check: the checker's and
+/// those between it and the king. Kept between positions so the lists are
+/// not allocated again.
+#[derive(Clone, Debug, Default)]
+pub struct KingSafety {
+    kings: Vec<usize>,
+    in_check: bool,
+    /// Enemy pieces attacking the king, counted when there is one king.
+    checkers: usize,
+    /// With one king and one checker: the checker's cell and the cells
+    /// between it and the king.
+    evasions: Vec<usize>,
+    pinned: Vec<usize>,
+}
+
+impl KingSafety {
+    pub fn new(pos: &Position) -> KingSafety {
+        let mut s = KingSafety::default();
+        s.update(pos);
+        s
+    }
+
+    /// Recomputes everything for `pos`, the side to move being the mover.
+    pub fn update(&mut self, pos: &Position) {
+        let board = &pos.board;
+        let tables = pos.tables();
+        let us = pos.turn;
+        let them = !us;
+        self.kings.clear();
+        self.pinned.clear();
+        self.evasions.clear();
+        self.checkers = 0;
+        for i in board.cells_of(us) {
+            if board.cell(i).roles().contains(Role::King) {
+                self.kings.push(i);
+            }
+        }
+        if self.kings.len() != 1 {
+            self.in_check = self
+                .kings
+                .iter()
+                .any(|&k| attacked_with(board, tables, k, them, |i| board.cell(i)));
+        }
+        // One walk per enemy attack direction out from each king: the
+        // first piece met, if an enemy that attacks along that line from
+        // there, gives check; if it is the mover's own, the next piece
+        // met, if such an enemy, pins it.
+        let single = self.kings.len() == 1;
+        for &king in &self.kings {
+            for dir in &tables.attacks[them] {
+                if !single && dir.max < 2 {
+                    continue;
+                }
+                let off = board.offset(-dir.dx, -dir.dy);
+                let mut i = king;
+                let mut own = None;
+                for n in 0..dir.max as usize {
+                    i = board.step(i, off);
+                    let c = board.cell(i);
+                    if c.is_empty() {
+                        continue;
+                    }
+                    if c.is_off() {
+                        break;
+                    }
+                    if c.color() == us {
+                        if own.is_some() {
+                            break;
+                        }
+                        own = Some(i);
+                        continue;
+                    }
+                    if c.roles().0 & dir.masks[n.min(7)] != 0 {
+                        match own {
+                            Some(p) => self.pinned.push(p),
+                            None if single => {
+                                self.checkers += 1;
+                                if self.checkers == 1 {
+                                    let mut j = king;
+                                    for _ in 0..=n {
+                                        j = board.step(j, off);
+                                        self.evasions.push(j);
+                                    }
+                                }
+                            }
+                            None => {}
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        if single {
+            self.in_check = self.checkers > 0;
+        }
+    }
+
+    /// Is one of the mover's kings attacked?
+    pub fn in_check(&self) -> bool {
+        self.in_check
+    }
+
+    /// Does the move leave every king of the mover unattacked? `pos` is
+    /// the position [`KingSafety::update`] last saw.
+    #[inline(always)]
+    pub fn allows(&self, pos: &Position, m: &CellMove) -> bool {
+        // Most moves: not in check, not the king, not en passant or
+        // castling, and the piece not pinned.
+        (!self.in_check
+            && m.role != Role::King
+            && matches!(m.kind, CellKind::Normal | CellKind::DoubleStep)
+            && (self.pinned.is_empty() || !self.pinned.contains(&(m.from as usize))))
+            || self.judge(pos, m)
+    }
+
+    /// [`KingSafety::allows`] for the moves its first test does not let
+    /// through.
+    #[inline(never)]
+    fn judge(&self, pos: &Position, m: &CellMove) -> bool {
+        let from = m.from as usize;
+        match self.kings.as_slice() {
+            [] => true,
+            &[king] => match m.kind {
+                CellKind::Normal if m.role == Role::King && from == king => {
+                    // The king's new cell, attacked through its old one.
+                    let board = &pos.board;
+                    let cell = |i: usize| {
+                        if i == from {
+                            Stack::EMPTY
+                        } else {
+                            board.cell(i)
+                        }
+                    };
+                    !attacked_with(board, pos.tables(), m.to as usize, !pos.turn, cell)
+                }
+                CellKind::Normal | CellKind::DoubleStep if m.role != Role::King => {
+                    if self.pinned.contains(&from) {
+                        self.safe_after(pos, m)
+                    } else if !self.in_check {
+                        true
+                    } else if self.checkers == 1 {
+                        // Take the checker or step between.
+                        self.evasions.contains(&(m.to as usize))
+                    } else {
+                        self.safe_after(pos, m)
+                    }
+                }
+                _ => self.safe_after(pos, m),
+            },
+            _ => {
+                if !self.in_check
+                    && m.role != Role::King
+                    && !matches!(m.kind, CellKind::EnPassant { .. })
+                    && !self.pinned.contains(&from)
+                {
+                    return true;
+                }
+                self.safe_after(pos, m)
+            }
+        }
+    }
+
+    /// The test: the cells the move changes are looked up in a list of
+    /// overrides in front of the board, and each king of the mover, where
+    /// it stands after the move, is checked for attacks.
+    fn safe_after(&self, pos: &Position, m: &CellMove) -> bool {
+        let board = &pos.board;
+        let us = pos.turn;
+        let (from, to) = (m.from as usize, m.to as usize);
+        let moving = board.cell(from);
+        let placed = match m.promotion {
+            Some(p) => Stack::single(Piece::new(us, p)),
+            None => moving,
+        };
+        let mut over = [(usize::MAX, Stack::EMPTY); 4];
+        over[0] = (from, Stack::EMPTY);
+        over[1] = (to, placed);
+        let n = match m.kind {
+            CellKind::EnPassant { captured } => {
+                over[2] = (captured as usize, Stack::EMPTY);
+                3
+            }
+            CellKind::Castle { rook, rook_to } => {
+                over[2] = (rook as usize, Stack::EMPTY);
+                over[3] = (rook_to as usize, board.cell(rook as usize));
+                4
+            }
+            _ => 2,
+        };
+        let over = &over[..n];
+        // The last write to a cell wins, as when the move is played.
+        let cell = |i: usize| match over.iter().rev().find(|o| o.0 == i) {
+            Some(&(_, s)) => s,
+            None => board.cell(i),
+        };
+        let tables = pos.tables();
+        self.kings.iter().all(|&k| {
+            let k = if m.role == Role::King && k == from {
+                to
+            } else {
+                k
+            };
+            !cell(k).has(us, Role::King) || !attacked_with(board, tables, k, !us, cell)
+        })
+    }
+}
+
+impl Castling {
+    /// The rights lost when a piece leaves `from` or arrives on `to`: a
+    /// king or rook leaving its square, a rook being taken (FI-2).
+    pub fn lose_rights(&mut self, from: Square, to: Square) {
+        for sq in [from, to] {
+            for (color, rank) in [(Color::White, 1), (Color::Black, 8)] {
+                if sq == Square::new(5, rank) {
+                    self.set(color, true, false);
+                    self.set(color, false, false);
+                } else if sq == Square::new(8, rank) {
+                    self.set(color, true, false);
+                } else if sq == Square::new(1, rank) {
+                    self.set(color, false, false);
+                }
+            }
+        }
+    }
+}
