@@ -159,7 +159,7 @@ enum Sync {
     /// An error at `failed`; `before` is the position before it and
     /// `following` the moves written after it.
     Lost {
-        before: Position,
+        before: Box<Position>,
         history_len: usize,
         failed: Span,
         label: String,
@@ -753,7 +753,7 @@ impl Current {
         issue.at_move = Some(at.to_string());
         self.game.issues.push(issue);
         self.line.sync = Sync::Lost {
-            before: self.line.pos.clone(),
+            before: Box::new(self.line.pos.clone()),
             history_len: self.line.history.len(),
             failed: span,
             label: at.to_string(),
@@ -814,7 +814,7 @@ impl Current {
                 .found(taken.clone());
                 let before = before.clone();
                 self.game.issues.push(note);
-                self.line.history.push(before);
+                self.line.history.push(*before);
                 self.line.pos = after;
                 self.line.sync = Sync::Yes;
                 if self.line.main && opts.keep_moves {
@@ -884,7 +884,7 @@ impl Current {
                 following,
                 ..
             } if following.is_empty() => (
-                before.clone(),
+                before.as_ref().clone(),
                 parent.history[..*history_len].to_vec(),
                 Sync::Yes,
             ),
