@@ -509,16 +509,6 @@ impl Board {
             && self.squares().all(|s| self.get(s) == other.get(s))
             && self.get(Square::PRISON) == other.get(Square::PRISON)
     }
-
-    /// All squares of pieces of one side.
-    pub fn squares_of(&self, color: Color) -> impl Iterator<Item = Square> + '_ {
-        self.cells_of(color).map(|i| self.square(i)).chain(
-            self.prison
-                .then(|| self.cells[self.grid_len()])
-                .filter(|st| st.is_occupied() && st.color() == color)
-                .map(|_| Square::PRISON),
-        )
-    }
 }
 
 #[cfg(test)]

@@ -342,27 +342,11 @@ impl Position {
     }
 
     /// The pseudo-legal moves that leave no king of the mover attacked
-    /// (FI-3): what [`Position::pseudo_moves`] followed by
-    /// [`Position::retain_king_safe`] keeps, without listing the others.
+    /// (FI-3). Only king moves, en passant, moves of pinned pieces and moves
+    /// made in check are tested (see [`KingSafety`]).
     pub fn legal_piece_moves(&self, out: &mut Vec<Move>) {
         let mut safety = KingSafety::default();
         self.for_each_legal(&mut safety, |m| out.push(Move::Piece(self.piece_move(&m))));
-    }
-
-    /// Keeps the moves after which no king of the mover is attacked (FI-3).
-    /// Only king moves, en passant, moves of pinned pieces and moves made
-    /// in check are tested (see [`KingSafety`]); other moves are kept.
-    pub fn retain_king_safe(&self, moves: &mut Vec<Move>) {
-        let safety = KingSafety::new(self);
-        moves.retain(|mv| {
-            let Move::Piece(m) = mv else { return true };
-            match self.cell_move(m) {
-                Some(c) => safety.allows(self, &c),
-                // Squares off the board change nothing: the kings stay
-                // as attacked as they are.
-                None => !safety.in_check(),
-            }
-        });
     }
 
     /// Applies a single-piece move: moves the piece, captures, en passant,
@@ -453,17 +437,13 @@ impl Position {
     }
 }
 
-/// Moves the piece of a single-piece move on a board (with en passant's
-/// capture, castling's rook and promotion), returning the cells it changed
-/// with their old contents, so the caller can undo.
-pub fn apply_on_board(board: &mut Board, us: Color, m: &PieceMove) -> Vec<(usize, Stack)> {
-    let mut undo = Vec::with_capacity(4);
+/// Moves the piece of a single-piece move on a board, with en passant's
+/// capture, castling's rook and promotion.
+fn apply_on_board(board: &mut Board, us: Color, m: &PieceMove) {
     let (Some(from), Some(to)) = (board.index(m.from), board.index(m.to)) else {
-        return undo;
+        return;
     };
     let moving = board.cell(from);
-    undo.push((from, moving));
-    undo.push((to, board.cell(to)));
     board.set_cell(from, Stack::EMPTY);
     let placed = match m.promotion {
         Some(p) => Stack::single(Piece::new(us, p)),
@@ -473,22 +453,18 @@ pub fn apply_on_board(board: &mut Board, us: Color, m: &PieceMove) -> Vec<(usize
     match m.kind {
         MoveKind::EnPassant { captured } => {
             if let Some(c) = board.index(captured) {
-                undo.push((c, board.cell(c)));
                 board.set_cell(c, Stack::EMPTY);
             }
         }
         MoveKind::Castle { rook, rook_to } => {
             if let (Some(r), Some(rt)) = (board.index(rook), board.index(rook_to)) {
                 let rook_cell = board.cell(r);
-                undo.push((r, rook_cell));
-                undo.push((rt, board.cell(rt)));
                 board.set_cell(r, Stack::EMPTY);
                 board.set_cell(rt, rook_cell);
             }
         }
         _ => {}
     }
-    undo
 }
 
 /// Is the cell at `index` attacked by a piece of `by` (see

@@ -510,7 +510,7 @@ fn moves_and_texts_round_trip() {
 // found by trying every from/to square pair against the rule text, with
 // legality decided by asking every enemy piece whether it could take the
 // king afterwards. It shares nothing with the library's generator
-// (movement tables, rays, attack tables, pseudo_moves, retain_king_safe).
+// (movement tables, rays, attack tables, pseudo_moves, the king-safety filter).
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 struct Man {
