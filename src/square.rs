@@ -34,14 +34,17 @@ impl Square {
     }
 
     /// True when the square can be written as a letter and a number
-    /// (`a1` to `z99`); others are written `(f,r)`.
+    /// (`a1` to `w99`); others are written `(f,r)`. The letters stop at
+    /// `w`, the 23rd file: `x` marks a capture (`Kx1` would read as one),
+    /// so a file past `w`, on a grown Building board, is always written by
+    /// number, `(24,1)`, which reads back.
     pub fn is_algebraic(self) -> bool {
-        (1..=26).contains(&self.file) && (1..=99).contains(&self.rank)
+        (1..=LAST_LETTER_FILE).contains(&self.file) && (1..=99).contains(&self.rank)
     }
 
-    /// The file letter, for squares on the a-z grid.
+    /// The file letter, for squares on the a-w grid.
     pub fn file_char(self) -> Option<char> {
-        (1..=26)
+        (1..=LAST_LETTER_FILE)
             .contains(&self.file)
             .then(|| (b'a' + (self.file - 1) as u8) as char)
     }
@@ -51,6 +54,9 @@ impl Square {
         (self.file + self.rank).rem_euclid(2) == 1
     }
 }
+
+/// The last file written with a letter: `w` (see [`Square::is_algebraic`]).
+pub const LAST_LETTER_FILE: i16 = 23;
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -75,6 +81,10 @@ mod tests {
         assert_eq!(Square::new(0, 3).to_string(), "(0,3)");
         assert_eq!(Square::new(2, 0).to_string(), "(2,0)");
         assert_eq!(Square::PRISON.to_string(), "prison");
+        // Past w the file is a number: x is the capture mark.
+        assert_eq!(Square::new(23, 1).to_string(), "w1");
+        assert_eq!(Square::new(24, 1).to_string(), "(24,1)");
+        assert_eq!(Square::new(26, 3).to_string(), "(26,3)");
     }
 
     #[test]

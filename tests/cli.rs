@@ -184,7 +184,7 @@ fn man_pages_are_current() {
     for (name, bytes) in pages {
         let path = dir.join(&name);
         if bless {
-            std::fs::write(&path, &bytes).unwrap();
+            postal::files::write_atomic(&path, &bytes).unwrap();
         } else {
             let committed = std::fs::read(&path).unwrap_or_default();
             assert!(

@@ -5,12 +5,13 @@
 //! otherwise the first error is printed and nothing is written.
 
 use super::verify::{record_options, FormatArg};
-use super::CliError;
+use super::{write_output, CliError, Output};
 use crate::record::game::Game;
 use crate::record::verify::{self, render_issue, Unreadable};
 use crate::record::{writer, Severity};
 use crate::render;
 use std::io::Write;
+use std::path::Path;
 
 /// What to convert to.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,14 +136,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             .map_err(CliError::usage)?
             .into_bytes(),
         Target::Svg => diagram(render::Format::Svg)?,
-        Target::Png => {
-            if args.output.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-                return Err(CliError::usage(
-                    "a PNG image is not for the terminal: write it with -o FILE",
-                ));
-            }
-            diagram(render::Format::Png)?
-        }
+        Target::Png => diagram(render::Format::Png)?,
         Target::Html => {
             let g = chosen[0];
             let moves: Vec<_> = g.moves.iter().map(|m| m.mv.clone()).collect();
@@ -159,10 +153,18 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                 .into_bytes()
         }
     };
-    match &args.output {
-        Some(file) => std::fs::write(file, bytes).map_err(|e| CliError::io(file, e)),
-        None => out
-            .write_all(&bytes)
-            .map_err(|e| CliError::io("<stdout>", e)),
-    }
+    let kind = if matches!(args.to, Target::Png) {
+        Output::Binary
+    } else {
+        Output::Text
+    };
+    let input = Path::new(path);
+    let inputs: &[&Path] = if path == "-" { &[] } else { &[input] };
+    write_output(
+        out,
+        args.output.as_deref().map(Path::new),
+        &bytes,
+        kind,
+        inputs,
+    )
 }

@@ -3,12 +3,13 @@
 //! PNG. After `--moves`, the last move and a king in check are
 //! highlighted. `--format html` writes the page that replays the moves.
 
-use super::{emit, start_position, variant_arg, CliError};
+use super::{start_position, variant_arg, write_output, CliError, Output};
 use crate::mv::Move;
 use crate::notation::movetext;
 use crate::render::{self, html, Format, Options};
 use clap::builder::PossibleValuesParser;
 use std::io::Write;
+use std::path::Path;
 
 /// Draw a position as a diagram.
 #[derive(clap::Args, Debug)]
@@ -69,13 +70,16 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             .ok_or_else(|| CliError::usage(format!("unknown format {:?}", args.format)))?;
         render::render(&pos, format, &opts)
     };
-    match &args.output {
-        Some(path) => std::fs::write(path, &bytes).map_err(|e| CliError::io(path, e)),
-        None => match String::from_utf8(bytes) {
-            Ok(text) => emit(out, &text),
-            Err(e) => out
-                .write_all(e.as_bytes())
-                .map_err(|e| CliError::io("<stdout>", e)),
-        },
-    }
+    let kind = if args.format == "png" {
+        Output::Binary
+    } else {
+        Output::Text
+    };
+    write_output(
+        out,
+        args.output.as_deref().map(Path::new),
+        &bytes,
+        kind,
+        &[],
+    )
 }

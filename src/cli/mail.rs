@@ -36,8 +36,14 @@ comes from the environment variable POSTAL_SMTP_PASSWORD (or the one named by \
 password_env) or from password_command, never from a file. Times: the environment \
 variable POSTAL_NOW (RFC 3339) replaces the computer's clock.";
 
+/// Settings errors (unreadable, bad TOML, unknown keys, no password)
+/// exit 2, as usage errors do; a refusal of the server or the transport
+/// exits 1.
 fn mail_error(e: MailError) -> CliError {
-    CliError::rule(e.to_string())
+    match e {
+        MailError::Config(_) => CliError::usage(e.to_string()),
+        _ => CliError::rule(e.to_string()),
+    }
 }
 
 /// Builds the notice for a game and sends it (or, with `dry_run`, returns
@@ -82,11 +88,20 @@ pub fn after_save(
 ) -> Result<(), CliError> {
     match send_for_game(path, game, config, false, now) {
         Ok(text) => emit(out, &text),
-        Err(e) => Err(CliError::rule(format!(
-            "{} is saved, but the mail was not sent: {e}",
-            path.display()
-        ))),
+        Err(e) => Err(CliError {
+            message: format!(
+                "{} is saved, but the mail was not sent: {e}",
+                path.display()
+            ),
+            code: mail_error(e).code,
+        }),
     }
+}
+
+/// Reads the mail settings before a command that will mail changes
+/// anything, so that bad settings (exit 2) leave the game file as it was.
+pub fn check_settings(config: Option<&Path>) -> Result<(), CliError> {
+    Config::load(config).map(|_| ()).map_err(mail_error)
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {

@@ -28,6 +28,7 @@ use crate::position::Position;
 use crate::variant::Variant;
 use clap::{Parser, Subcommand};
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 
 /// Play chess variants by mail, verify published game scores, and turn
@@ -94,6 +95,26 @@ impl CliError {
 
     pub fn io(path: &str, e: std::io::Error) -> CliError {
         CliError::usage(format!("{path}: {e}"))
+    }
+
+    /// Standard output was closed by its reader (`postal ... | head`):
+    /// not a failure, nothing to print, exit 0. Only a write to standard
+    /// output whose error is of the kind `BrokenPipe` gives this; the
+    /// words of a message never do.
+    pub fn output_closed() -> CliError {
+        CliError {
+            message: String::new(),
+            code: 0,
+        }
+    }
+
+    /// A failed write to standard output.
+    pub fn stdout(e: std::io::Error) -> CliError {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            CliError::output_closed()
+        } else {
+            CliError::io("<stdout>", e)
+        }
     }
 }
 
@@ -166,8 +187,60 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
 
 /// Writes to the output, turning a closed pipe into a quiet exit.
 pub fn emit(out: &mut dyn Write, text: &str) -> Result<(), CliError> {
-    out.write_all(text.as_bytes())
-        .map_err(|e| CliError::io("<stdout>", e))
+    out.write_all(text.as_bytes()).map_err(CliError::stdout)
+}
+
+/// Whether an output is text or binary (a PNG): binary is refused on a
+/// terminal.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    Text,
+    Binary,
+}
+
+/// True when `-o` names standard output: absent, or `-`.
+pub fn is_stdout(dest: Option<&Path>) -> bool {
+    dest.is_none_or(|d| d.as_os_str() == "-")
+}
+
+/// The one way a command writes what it made (`diagram`, `show`,
+/// `convert`, ...): with no `-o` or `-o -` to standard output (a binary
+/// format refused when that is a terminal, with a hint), else to the file
+/// through [`crate::files::write_atomic`] (whole or not at all, keeping
+/// its permissions, following links), refused when the file is one of
+/// the command's `inputs`.
+pub fn write_output(
+    out: &mut dyn Write,
+    dest: Option<&Path>,
+    bytes: &[u8],
+    kind: Output,
+    inputs: &[&Path],
+) -> Result<(), CliError> {
+    if kind == Output::Binary && bytes.is_empty() {
+        return Err(CliError::usage("the image could not be drawn"));
+    }
+    match dest {
+        Some(path) if !is_stdout(dest) => {
+            if let Some(input) = inputs.iter().find(|i| crate::files::same_file(path, i)) {
+                return Err(CliError::usage(format!(
+                    "-o {}: that is the input {}; write the output to another file",
+                    path.display(),
+                    input.display()
+                )));
+            }
+            crate::files::write_atomic(path, bytes)
+                .map(|_| ())
+                .map_err(|e| CliError::io(&path.display().to_string(), e))
+        }
+        _ => {
+            if kind == Output::Binary && std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+                return Err(CliError::usage(
+                    "a binary image is not for the terminal: write it with -o FILE, or pipe it (| display)",
+                ));
+            }
+            out.write_all(bytes).map_err(CliError::stdout)
+        }
+    }
 }
 
 /// The program: parse, run, print the error once, map it to an exit code.
@@ -176,13 +249,16 @@ pub fn main() -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match run(cli, &mut out) {
-        Ok(()) => {
-            let _ = out.flush();
-            ExitCode::SUCCESS
-        }
+        Ok(()) => match out.flush() {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                eprintln!("postal: error: <stdout>: {e}");
+                ExitCode::from(2)
+            }
+            _ => ExitCode::SUCCESS,
+        },
         Err(e) => {
             let _ = out.flush();
-            if e.message.contains("Broken pipe") {
+            if e.code == 0 {
                 return ExitCode::SUCCESS;
             }
             eprintln!("postal: error: {}", e.message);

@@ -34,6 +34,9 @@ pub struct Args {
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     let clock = clock()?;
     let now = clock.now();
+    if args.mail {
+        super::mail::check_settings(args.config.as_deref())?;
+    }
     let (game, report) = store::apply_move(&args.file, &args.mv, args.comment, clock.as_ref())
         .map_err(|e| game_error(&args.file, e))?;
     let mut text = format!("{} played {}\n", report.mover, report.numbered());

@@ -151,10 +151,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let mut text = String::new();
     if args.after.is_none() {
-        for m in pos.legal_moves() {
-            text.push_str(&pos.move_text(&m));
+        let moves = pos.legal_moves();
+        for (m, written) in moves.iter().zip(pos.move_texts(&moves)) {
+            text.push_str(&written);
             if args.verbose {
-                let what = describe(&pos, &m);
+                let what = describe(&pos, m);
                 if !what.is_empty() {
                     text.push_str("  # ");
                     text.push_str(&what);

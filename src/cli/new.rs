@@ -14,7 +14,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The variant (see `postal variants`).
     pub variant: String,
-    /// The state file to create (refused if it exists).
+    /// The state file to create (refused if it exists); `-` writes the
+    /// game to standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: PathBuf,
     /// White's player: "Name <address>", a name, or an address.
@@ -61,6 +62,18 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     let now = clock()?.now();
     let path = &args.output;
     let game = Game::new(start, players, tc, now).map_err(|e| game_error(path, e))?;
+    if super::is_stdout(Some(path)) {
+        // `-o -`: the new game file on standard output, nothing else.
+        if args.mail {
+            return Err(CliError::usage(
+                "--mail needs a game file: -o - writes the game to standard output",
+            ));
+        }
+        return emit(out, &game.to_json());
+    }
+    if args.mail {
+        super::mail::check_settings(args.config.as_deref())?;
+    }
     store::create(path, &game).map_err(|e| game_error(path, e))?;
     let mut text = format!(
         "New {} game in {}{}\n\n",

@@ -3,8 +3,9 @@
 //! or PNG image (last move and check highlighted), position text, or JSON.
 
 use super::game::{clock, load, players, standing, TIME_HELP};
-use super::CliError;
+use super::{write_output, CliError, Output};
 use crate::game::clock::format_time;
+use crate::game::store;
 use crate::game::Game;
 use crate::render::{self, ascii, unicode, Options};
 use chrono::{DateTime, Utc};
@@ -127,23 +128,20 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         )
         .into_bytes(),
         Format::Svg => render::render(pos, render::Format::Svg, &opts),
-        Format::Png => {
-            if args.output.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-                return Err(CliError::usage(
-                    "a PNG image is not for the terminal: write it with -o FILE",
-                ));
-            }
-            render::render(pos, render::Format::Png, &opts)
-        }
+        Format::Png => render::render(pos, render::Format::Png, &opts),
         Format::Fen => format!("{}\n", pos.to_text()).into_bytes(),
         Format::Json => json(&game, ply, now).into_bytes(),
     };
-    match &args.output {
-        Some(path) => {
-            std::fs::write(path, bytes).map_err(|e| CliError::io(&path.display().to_string(), e))
-        }
-        None => out
-            .write_all(&bytes)
-            .map_err(|e| CliError::io("<stdout>", e)),
-    }
+    let kind = if matches!(args.format, Format::Png) {
+        Output::Binary
+    } else {
+        Output::Text
+    };
+    write_output(
+        out,
+        args.output.as_deref(),
+        &bytes,
+        kind,
+        &[args.file.as_path(), store::lock_path(&args.file).as_path()],
+    )
 }

@@ -51,13 +51,54 @@ pub fn whole_seconds(t: DateTime<Utc>) -> DateTime<Utc> {
     t.with_nanosecond(0).unwrap_or(t)
 }
 
-/// Reads an RFC 3339 time (`2025-03-01T09:00:00Z`, any offset) as UTC.
+/// Reads an RFC 3339 time (`2025-03-01T09:00:00Z`, any offset) as UTC,
+/// in the years RFC 3339 can write ([`check_year`]).
 pub fn parse_time(text: &str) -> Result<DateTime<Utc>, String> {
-    DateTime::parse_from_rfc3339(text.trim())
+    let t = DateTime::parse_from_rfc3339(text.trim())
         .map(|t| t.with_timezone(&Utc))
         .map_err(|e| {
             format!("{text:?} is not an RFC 3339 time ({e}); write e.g. 2025-03-01T09:00:00Z")
-        })
+        })?;
+    check_year(t).map_err(|e| format!("{text:?}: {e}"))
+}
+
+/// The latest year a time may have: RFC 3339 writes four digits, and
+/// deadlines computed from such a time stay far inside chrono's range.
+pub const LAST_YEAR: i32 = 9999;
+
+/// Refuses a time outside the years 1 to [`LAST_YEAR`] (chrono reads
+/// `+262142-12-31T23:59:59Z`, at the edge of what it can add to).
+pub fn check_year(t: DateTime<Utc>) -> Result<DateTime<Utc>, String> {
+    use chrono::Datelike;
+    if (1..=LAST_YEAR).contains(&t.year()) {
+        Ok(t)
+    } else {
+        Err(format!(
+            "the year {} is outside 1 to {LAST_YEAR}, the years an RFC 3339 time can have",
+            t.year()
+        ))
+    }
+}
+
+/// The times of a state file: RFC 3339, UTC, whole years 1 to 9999
+/// (`#[serde(with = "crate::game::clock::time")]`).
+pub mod time {
+    use chrono::{DateTime, Utc};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(t: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
+        t.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::Error> {
+        let t = DateTime::<Utc>::deserialize(d)?;
+        super::check_year(t).map_err(serde::de::Error::custom)
+    }
+}
+
+/// `t + d`, or the last time chrono can hold when that is past it.
+fn later(t: DateTime<Utc>, d: Duration) -> DateTime<Utc> {
+    t.checked_add_signed(d).unwrap_or(DateTime::<Utc>::MAX_UTC)
 }
 
 /// A time control (see the module documentation).
@@ -116,7 +157,7 @@ impl TimeControl {
         turn_started: DateTime<Utc>,
     ) -> DateTime<Utc> {
         match *self {
-            TimeControl::PerMove(d) => turn_started + d,
+            TimeControl::PerMove(d) => later(turn_started, d),
             TimeControl::Increment { initial, increment } => {
                 let mut left = ByColor::new(initial, initial);
                 for t in turns {
@@ -124,7 +165,7 @@ impl TimeControl {
                     let rest = (left[t.side] - spent).max(Duration::zero());
                     left[t.side] = rest + increment;
                 }
-                turn_started + left[to_move]
+                later(turn_started, left[to_move])
             }
         }
     }
@@ -230,6 +271,16 @@ mod tests {
 
     fn t(s: &str) -> DateTime<Utc> {
         parse_time(s).unwrap()
+    }
+
+    #[test]
+    fn times_at_the_edge_of_chrono_are_refused() {
+        assert!(parse_time("+262142-12-31T23:59:59Z").is_err());
+        let edge = DateTime::<Utc>::MAX_UTC;
+        assert!(check_year(edge).is_err());
+        let tc = TimeControl::parse("3d").unwrap();
+        assert_eq!(tc.deadline(&[], Color::White, edge), edge);
+        assert!(parse_time("9999-12-31T23:59:59Z").is_ok());
     }
 
     #[test]

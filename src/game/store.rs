@@ -17,17 +17,37 @@
 //!
 //! Reading without changing takes no lock: the rename makes every read see
 //! a whole file.
+//!
+//! The writing itself is [`crate::files::write_atomic`]: the file keeps its
+//! permissions, and a game file reached through a symbolic link is
+//! replaced where the link points (the lock too is taken on the real
+//! file), so the link and its target stay one game.
 
 use super::clock::Clock;
 use super::state::{Game, MoveReport};
 use super::GameError;
+use crate::files::{folder_of, real_path, temp_prefix};
+use crate::limits::{exceeds, MAX_STATE_BYTES};
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// Reads and checks a game file.
+/// Reads and checks a game file (at most [`MAX_STATE_BYTES`]).
 pub fn load(path: &Path) -> Result<Game, GameError> {
-    let text = fs::read(path).map_err(|e| GameError::io(path, e))?;
+    let file = File::open(path).map_err(|e| GameError::io(path, e))?;
+    let mut text = Vec::new();
+    file.take(MAX_STATE_BYTES as u64 + 1)
+        .read_to_end(&mut text)
+        .map_err(|e| GameError::io(path, e))?;
+    if text.len() > MAX_STATE_BYTES {
+        let size = fs::metadata(path)
+            .map(|m| m.len() as usize)
+            .unwrap_or(text.len());
+        return Err(GameError::Format(format!(
+            "not a postal game file: {}",
+            exceeds("it has", size, MAX_STATE_BYTES, "bytes")
+        )));
+    }
     let text = String::from_utf8(text).map_err(|e| GameError::Json {
         source: String::new(),
         line: 0,
@@ -37,8 +57,10 @@ pub fn load(path: &Path) -> Result<Game, GameError> {
     Game::from_json(&text)
 }
 
-/// The sidecar lock file of a state file: `game.json.lock`.
+/// The sidecar lock file of a state file: `game.json.lock`, beside the
+/// real file when `path` is a symbolic link.
 pub fn lock_path(path: &Path) -> PathBuf {
+    let path = real_path(path).unwrap_or_else(|_| path.to_path_buf());
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".lock");
     path.with_file_name(name)
@@ -62,24 +84,11 @@ pub fn lock(path: &Path) -> Result<Lock, GameError> {
     Ok(Lock { _file: file })
 }
 
-fn folder_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    }
-}
-
-/// The prefix of this file's temporary files: `.game.json.`.
-fn temp_prefix(path: &Path) -> String {
-    format!(
-        ".{}.",
-        path.file_name().unwrap_or_default().to_string_lossy()
-    )
-}
-
 /// Removes temporary files that a killed writer left. Only called under
 /// the lock, when no other writer of this file can be mid-write.
 fn remove_stale_temps(path: &Path) {
+    let real = real_path(path).unwrap_or_else(|_| path.to_path_buf());
+    let path = real.as_path();
     let prefix = temp_prefix(path);
     if let Ok(dir) = fs::read_dir(folder_of(path)) {
         for entry in dir.flatten() {
@@ -91,34 +100,12 @@ fn remove_stale_temps(path: &Path) {
     }
 }
 
-/// Replaces `path` with `bytes` atomically (temporary file in the same
-/// folder, flush, fsync, rename, fsync of the folder). The caller holds
-/// the lock.
+/// Replaces `path` with `bytes` atomically ([`crate::files::write_atomic`]).
+/// The caller holds the lock.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), GameError> {
-    let folder = folder_of(path);
-    let temp = folder.join(format!("{}{}.tmp", temp_prefix(path), std::process::id()));
-    let result = (|| {
-        let mut f = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&temp)?;
-        f.write_all(bytes)?;
-        f.flush()?;
-        f.sync_all()?;
-        drop(f);
-        fs::rename(&temp, path)?;
-        // The rename is durable once the folder is synced. Some file
-        // systems cannot sync a folder; the rename has happened anyway.
-        if let Ok(d) = File::open(folder) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    result.map_err(|e: std::io::Error| {
-        let _ = fs::remove_file(&temp);
-        GameError::io(path, e)
-    })
+    crate::files::write_atomic(path, bytes)
+        .map(|_| ())
+        .map_err(|e| GameError::io(path, e))
 }
 
 /// Writes a new game to `path`, refusing to replace an existing file.
@@ -196,10 +183,39 @@ mod tests {
         assert_eq!(r.canonical, "d3");
         assert_eq!(load(&path).unwrap().to_json(), g.to_json());
         // A leftover from a killed writer is cleared by the next write.
-        fs::write(dir.join(".g.json.999.tmp"), "partial").unwrap();
+        fs::write(dir.join(".g.json.999.0.tmp"), "partial").unwrap();
         apply_move(&path, "a3", None, &clock).unwrap();
-        assert!(!dir.join(".g.json.999.tmp").exists());
+        assert!(!dir.join(".g.json.999.0.tmp").exists());
         assert!(lock_path(&path).ends_with("g.json.lock"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_move_keeps_permissions_and_the_link() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = temp_dir("link");
+        let path = dir.join("real.json");
+        let clock = FixedClock(parse_time("2025-01-01T00:00:00Z").unwrap());
+        let game = Game::new(
+            Position::start(Variant::Gardner),
+            Players::default(),
+            None,
+            clock.now(),
+        )
+        .unwrap();
+        create(&path, &game).unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+        let link = dir.join("game.json");
+        std::os::unix::fs::symlink("real.json", &link).unwrap();
+        apply_move(&link, "d3", None, &clock).unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(load(&path).unwrap().moves().len(), 1);
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        assert_eq!(lock_path(&link), dir.join("real.json.lock"));
         fs::remove_dir_all(&dir).unwrap();
     }
 }

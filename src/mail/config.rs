@@ -24,8 +24,30 @@
 //! ```
 
 use super::MailError;
+use crate::error::{caret_snippet, Span};
+use crate::limits::{exceeds, MAX_SETTINGS_BYTES};
 use serde::Deserialize;
+use std::io::Read;
 use std::path::{Path, PathBuf};
+
+/// Reads a settings file of at most [`MAX_SETTINGS_BYTES`].
+fn read_limited(path: &Path) -> std::io::Result<String> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_SETTINGS_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() > MAX_SETTINGS_BYTES {
+        let size = std::fs::metadata(path).map_or(bytes.len(), |m| m.len() as usize);
+        return Err(std::io::Error::other(exceeds(
+            "the settings file has",
+            size,
+            MAX_SETTINGS_BYTES,
+            "bytes",
+        )));
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()))
+}
 use std::time::Duration;
 
 /// How to send.
@@ -91,9 +113,19 @@ pub const DEFAULT_FROM: &str = "postal <postal@localhost>";
 pub const DEFAULT_PASSWORD_ENV: &str = "POSTAL_SMTP_PASSWORD";
 
 impl Config {
-    /// Reads the settings from a TOML text.
+    /// Reads the settings from a TOML text. An error (bad TOML, a wrong
+    /// type, an unknown key) says where: `origin:line:col`, the line and a
+    /// caret.
     pub fn parse(text: &str, origin: &str) -> Result<Config, MailError> {
-        toml::from_str(text).map_err(|e| MailError::Config(format!("{origin}: {e}")))
+        toml::from_str(text).map_err(|e| {
+            let span = e.span().unwrap_or(0..0);
+            MailError::Config(caret_snippet(
+                origin,
+                text,
+                Span::new(span.start, span.end),
+                e.message().trim_end(),
+            ))
+        })
     }
 
     /// Where the settings file is looked for when `--config` is not given.
@@ -111,7 +143,7 @@ impl Config {
             None => (Config::default_path(), false),
         };
         match path {
-            Some(p) => match std::fs::read_to_string(&p) {
+            Some(p) => match read_limited(&p) {
                 Ok(text) => Config::parse(&text, &p.display().to_string()),
                 Err(e) if !required && e.kind() == std::io::ErrorKind::NotFound => {
                     Ok(Config::default())
@@ -212,5 +244,21 @@ password_command = "echo secret"
         assert_eq!(c.domain(), "localhost");
         assert!(Config::parse("transport = \"pigeon\"", "t").is_err());
         assert!(Config::parse("passwd = \"x\"", "t").is_err());
+    }
+
+    #[test]
+    fn errors_say_where() {
+        let e = Config::parse("from = \"a\"\n[smtp]\nhots = \"x\"\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("mail settings: c.toml:3:1: unknown field `hots`"),
+            "{e}"
+        );
+        assert!(e.contains("3 | hots = \"x\""), "{e}");
+        let e = Config::parse("[smtp]\nport = \"x\"\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("c.toml:2:8:"), "{e}");
     }
 }

@@ -9,7 +9,6 @@ use super::MailError;
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{Message, SendmailTransport, SmtpTransport, Transport};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Where a message went.
@@ -77,11 +76,7 @@ pub fn write_outbox(dir: &Path, stem: &str, bytes: &[u8]) -> Result<PathBuf, Mai
         })
         .collect();
     let path = dir.join(format!("{safe}.eml"));
-    let tmp = dir.join(format!(".{safe}.eml.tmp"));
-    let mut f = std::fs::File::create(&tmp).map_err(io)?;
-    f.write_all(bytes).map_err(io)?;
-    f.sync_all().map_err(io)?;
-    std::fs::rename(&tmp, &path).map_err(io)?;
+    crate::files::write_atomic(&path, bytes).map_err(io)?;
     Ok(path)
 }
 

@@ -22,10 +22,6 @@ use nom::multi::many1;
 use nom::sequence::delimited;
 use nom::{IResult, Parser};
 
-/// The most files or ranks a placement may have: a growing board gains a
-/// square a turn (BU-2), so long games need more than any fixed board.
-const MAX_SIDE: usize = 1000;
-
 /// One cell run of a rank in the placement field.
 #[derive(Debug, Clone, PartialEq)]
 enum Cell {
@@ -174,8 +170,17 @@ pub fn read_unvalidated(variant: Variant, text: &str) -> Result<Position, ParseE
         }
     }
     let height = rows.len();
-    if width == 0 || width > MAX_SIDE || height > MAX_SIDE {
+    if width == 0 {
         return Err(err(pspan, "board size out of range"));
+    }
+    // A growing board gains a square a turn (BU-2), but no board may pass
+    // the limits that keep every command on it fast (crate::limits).
+    let on_board: usize = rows
+        .iter()
+        .map(|(cells, _)| width - cells.iter().filter(|c| matches!(c, Cell::Off)).count())
+        .sum();
+    if let Some(why) = crate::limits::board_error(width, height, on_board) {
+        return Err(err(pspan, why));
     }
     let has_holes = rows.iter().any(|(cells, _)| cells.contains(&Cell::Off));
     if !spec.board_grows

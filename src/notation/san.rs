@@ -416,6 +416,18 @@ pub fn write_move(pos: &Position, mv: &Move) -> String {
     text
 }
 
+/// Several moves of one position, each as [`write_move`] writes it, in
+/// time linear in their number (see `Rules::write_moves`).
+pub fn write_moves(pos: &Position, moves: &[Move]) -> Vec<String> {
+    let rules = pos.variant.rules();
+    let mut texts = rules.write_moves(pos, moves);
+    for (text, mv) in texts.iter_mut().zip(moves) {
+        let after = pos.play_unchecked(mv);
+        text.push_str(rules.check_mark(&after));
+    }
+    texts
+}
+
 /// Is the move a capture (of an enemy piece) in this position?
 pub fn is_capture(pos: &Position, m: &PieceMove) -> bool {
     matches!(m.kind, MoveKind::EnPassant { .. })

@@ -9,9 +9,11 @@ use nom::combinator::{map, map_res, opt, recognize, verify};
 use nom::sequence::delimited;
 use nom::{IResult, Parser};
 
-/// A file letter `a`..`z` as a file number from 1.
+/// A file letter `a`..`w` as a file number from 1 (`x` is the capture
+/// mark, so files past `w` are written `(f,r)`; see
+/// [`Square::is_algebraic`]).
 pub fn file(input: &str) -> IResult<&str, i16> {
-    map(one_of("abcdefghijklmnopqrstuvwxyz"), |c| {
+    map(one_of("abcdefghijklmnopqrstuvw"), |c| {
         (c as u8 - b'a' + 1) as i16
     })
     .parse(input)
@@ -89,6 +91,9 @@ mod tests {
         assert_eq!(parse_square("e0"), None);
         assert_eq!(parse_square("e"), None);
         assert_eq!(parse_square("E4"), None);
+        assert_eq!(parse_square("x1"), None);
+        assert_eq!(parse_square("z5"), None);
+        assert_eq!(parse_square("(24,1)"), Some(Square::new(24, 1)));
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! ASCII diagrams are recognised as blocks of lines.
 
 use crate::error::Span;
+use crate::limits::MAX_NESTING;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::character::complete::{char, digit1, space0};
@@ -366,13 +367,16 @@ fn nag(input: &str) -> IResult<&str, u16> {
 }
 
 /// The length of a parenthesised commentary at the start of `text`,
-/// nesting allowed, when it closes before a blank line; otherwise the
-/// parenthesis is prose punctuation.
+/// nesting allowed up to [`MAX_NESTING`] levels, when it closes before a
+/// blank line; otherwise the parenthesis is prose punctuation. The nesting
+/// limit bounds the scan from each `(`, so a text of unclosed parentheses
+/// is read in linear time.
 fn commentary_len(text: &str) -> Option<usize> {
     let mut depth = 0usize;
     let mut newline_run = false;
     for (i, c) in text.char_indices() {
         match c {
+            '(' if depth == MAX_NESTING => return None,
             '(' => depth += 1,
             ')' => {
                 depth -= 1;

@@ -178,7 +178,13 @@ pub struct Location {
     pub line: usize,
     pub column: usize,
     pub width: usize,
+    /// The source line, cut around the problem when it is longer than
+    /// [`MAX_SOURCE_CHARS`] (with `…` where it is cut).
     pub source: String,
+    /// The caret's column in `source` (equal to `column` unless the line
+    /// was cut).
+    #[serde(skip)]
+    pub caret: usize,
 }
 
 /// One problem in a record.
@@ -257,26 +263,93 @@ impl Issue {
 
 /// Line, column, caret width and source line of a span.
 pub fn locate(text: &str, first_line: usize, span: Span) -> Location {
-    let start = floor_char(text, span.start.min(text.len()));
-    let end = floor_char(text, span.end.clamp(start, text.len()));
-    let line_start = text[..start].rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let line_end = text[start..]
-        .find('\n')
-        .map(|i| start + i)
-        .unwrap_or(text.len());
-    let line = first_line
-        + text.as_bytes()[..start]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
-    Location {
-        line,
-        column: text[line_start..start].chars().count() + 1,
-        width: text[start..end.min(line_end)].chars().count().max(1),
-        source: text[line_start..line_end]
-            .trim_end_matches('\r')
-            .to_string(),
+    Locator::new(text, first_line).locate(span)
+}
+
+/// The most characters of a source line a [`Location`] keeps: a longer
+/// line is cut around the span, with `…` where it is cut, so that a
+/// report on a file of one huge line stays small.
+pub const MAX_SOURCE_CHARS: usize = 160;
+
+/// Locates spans in one forward pass over the text: spans given in order
+/// of their start cost the text once in all, not once each (a span before
+/// the last one located restarts from the top).
+pub struct Locator<'a> {
+    text: &'a str,
+    first_line: usize,
+    /// Where the newline count stands: the byte `at`, on line `line`
+    /// (counted from 0) that starts at byte `line_start`.
+    at: usize,
+    line: usize,
+    line_start: usize,
+}
+
+impl<'a> Locator<'a> {
+    pub fn new(text: &'a str, first_line: usize) -> Locator<'a> {
+        Locator {
+            text,
+            first_line,
+            at: 0,
+            line: 0,
+            line_start: 0,
+        }
     }
+
+    pub fn locate(&mut self, span: Span) -> Location {
+        let text = self.text;
+        let start = floor_char(text, span.start.min(text.len()));
+        let end = floor_char(text, span.end.clamp(start, text.len()));
+        if start < self.at {
+            self.at = 0;
+            self.line = 0;
+            self.line_start = 0;
+        }
+        for (i, &b) in text.as_bytes()[self.at..start].iter().enumerate() {
+            if b == b'\n' {
+                self.line += 1;
+                self.line_start = self.at + i + 1;
+            }
+        }
+        self.at = start;
+        let line_start = self.line_start;
+        let line_end = text[start..]
+            .find('\n')
+            .map(|i| start + i)
+            .unwrap_or(text.len());
+        let line = text[line_start..line_end].trim_end_matches('\r');
+        let column = text[line_start..start].chars().count() + 1;
+        let width = text[start..end.min(line_end)].chars().count().max(1);
+        let (source, caret) = excerpt(line, column);
+        Location {
+            line: self.first_line + self.line,
+            column,
+            width: width.min(MAX_SOURCE_CHARS),
+            source,
+            caret,
+        }
+    }
+}
+
+/// A line cut to [`MAX_SOURCE_CHARS`] around `column`, and the column of
+/// the caret in what is kept.
+fn excerpt(line: &str, column: usize) -> (String, usize) {
+    let total = line.chars().count();
+    if total <= MAX_SOURCE_CHARS {
+        return (line.to_string(), column);
+    }
+    let from = column.saturating_sub(1 + MAX_SOURCE_CHARS / 4);
+    let kept: String = line.chars().skip(from).take(MAX_SOURCE_CHARS).collect();
+    let mut out = String::new();
+    let mut caret = column - from;
+    if from > 0 {
+        out.push('…');
+        caret += 1;
+    }
+    out.push_str(&kept);
+    if from + MAX_SOURCE_CHARS < total {
+        out.push('…');
+    }
+    (out, caret)
 }
 
 fn floor_char(text: &str, mut i: usize) -> usize {

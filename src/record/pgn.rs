@@ -10,6 +10,7 @@
 use super::lexer::{glyph_nag, is_en_passant_mark, is_number, Lexer, Mode, TokenKind};
 use super::{Event, Issue, IssueKind};
 use crate::error::Span;
+use crate::limits::{exceeds, MAX_NESTING, MAX_RECORD_BYTES};
 use std::io::{self, BufRead};
 
 /// Where the reader is: inside a game, in its movetext, how deep in
@@ -19,6 +20,9 @@ struct State {
     open: bool,
     movetext: bool,
     depth: usize,
+    /// How deep inside a variation nested past [`MAX_NESTING`] the reader
+    /// is: its tokens are skipped to its end.
+    skipping: usize,
 }
 
 type Sink<'s, 'a> = &'s mut dyn FnMut(Event<'a>);
@@ -59,6 +63,14 @@ pub fn read<'a>(text: &'a str, sink: Sink<'_, 'a>) {
     for tok in Lexer::new(text, Mode::Pgn) {
         let span = tok.span;
         last_span = Span::new(span.end, span.end);
+        if st.skipping > 0 {
+            match tok.kind {
+                TokenKind::Open => st.skipping += 1,
+                TokenKind::Close => st.skipping -= 1,
+                _ => {}
+            }
+            continue;
+        }
         match tok.kind {
             TokenKind::Tag {
                 name,
@@ -106,6 +118,26 @@ pub fn read<'a>(text: &'a str, sink: Sink<'_, 'a>) {
                     .expected("'}'")
                     .found("the end of the file"),
                 ));
+            }
+            TokenKind::Open if st.depth >= MAX_NESTING => {
+                sink(Event::Issue(
+                    Issue::error(
+                        IssueKind::Syntax,
+                        span,
+                        format!(
+                            "{}; skipped to its end",
+                            exceeds(
+                                "a variation nested",
+                                st.depth + 1,
+                                MAX_NESTING,
+                                "levels deep"
+                            )
+                        ),
+                    )
+                    .expected(format!("at most {MAX_NESTING} nested variations"))
+                    .found("("),
+                ));
+                st.skipping = 1;
             }
             TokenKind::Open => {
                 st.begin_movetext(span, sink);
@@ -187,9 +219,17 @@ pub fn read<'a>(text: &'a str, sink: Sink<'_, 'a>) {
 pub struct Chunk {
     pub text: String,
     pub first_line: usize,
+    /// The game's size in bytes when it is larger than
+    /// [`MAX_RECORD_BYTES`]: `text` then holds its first part only, and
+    /// the rest was skipped (read, not kept) to the next game.
+    pub oversize: Option<u64>,
 }
 
-/// Reads a PGN stream game by game into a reused [`Chunk`].
+/// Reads a PGN stream game by game into a reused [`Chunk`], in memory
+/// bounded by [`MAX_RECORD_BYTES`] whatever the input: a game, or a line,
+/// larger than that is cut there and the rest skipped to the next tag
+/// section. A NUL byte means the input is not text (a binary file, UTF-16)
+/// and ends the reading with an error naming its line.
 pub struct Chunker<R> {
     input: R,
     /// The number of the next line to read.
@@ -221,24 +261,68 @@ impl<R: BufRead> Chunker<R> {
         self.line_buf.capacity() + self.carry.capacity()
     }
 
+    /// Reads the next line (through its newline) into `line_buf`, keeping
+    /// at most `keep` bytes of it; returns the bytes it had (0 at the end).
+    fn read_line(&mut self, keep: usize) -> io::Result<usize> {
+        self.line_buf.clear();
+        let mut total = 0;
+        loop {
+            let buf = match self.input.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                return Ok(total);
+            }
+            let (n, done) = match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (buf.len(), false),
+            };
+            if buf[..n].contains(&0) {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "line {}: a NUL byte: this is binary data, not a text record",
+                        self.line
+                    ),
+                ));
+            }
+            let room = keep.saturating_sub(self.line_buf.len());
+            self.line_buf.extend_from_slice(&buf[..n.min(room)]);
+            self.input.consume(n);
+            total += n;
+            if done {
+                return Ok(total);
+            }
+        }
+    }
+
     /// Fills `chunk` with the next game; false at the end of the input.
     pub fn next_chunk(&mut self, chunk: &mut Chunk) -> io::Result<bool> {
         chunk.text.clear();
         chunk.first_line = self.line;
+        chunk.oversize = None;
+        let mut size: u64 = 0;
         let mut movetext = false;
         let mut in_comment = false;
         if self.has_carry {
             self.has_carry = false;
             chunk.text.push_str(&self.carry);
+            size += self.carry.len() as u64;
             self.line += 1;
         }
         loop {
-            self.line_buf.clear();
-            let n = self.input.read_until(b'\n', &mut self.line_buf)?;
+            let skipping = chunk.oversize.is_some();
+            let n = self.read_line(MAX_RECORD_BYTES + 1)?;
             if n == 0 {
+                if let Some(total) = chunk.oversize.as_mut() {
+                    *total = size;
+                }
                 return Ok(!chunk.text.trim().is_empty());
             }
             self.bytes_read += n as u64;
+            size += n as u64;
             let line: std::borrow::Cow<str> = match std::str::from_utf8(&self.line_buf) {
                 Ok(s) => s.into(),
                 Err(_) => {
@@ -252,11 +336,18 @@ impl<R: BufRead> Chunker<R> {
                 }
             };
             let trimmed = line.trim();
-            if !in_comment && trimmed.starts_with('[') && movetext {
+            if (skipping || !in_comment) && trimmed.starts_with('[') && movetext {
+                if skipping {
+                    chunk.oversize = Some(size - n as u64);
+                }
                 self.carry.clear();
                 self.carry.push_str(&line);
                 self.has_carry = true;
                 return Ok(true);
+            }
+            if skipping {
+                self.line += 1;
+                continue;
             }
             let was_in_comment = in_comment;
             for c in line.chars() {
@@ -270,6 +361,20 @@ impl<R: BufRead> Chunker<R> {
             let is_tag = !was_in_comment && trimmed.starts_with('[');
             if !trimmed.is_empty() && !is_tag && !trimmed.starts_with('%') {
                 movetext = true;
+            }
+            if chunk.text.len() + line.len() > MAX_RECORD_BYTES || n > self.line_buf.len() {
+                // Over the limit: keep what fits, skip the rest of the game.
+                let mut cut = MAX_RECORD_BYTES
+                    .saturating_sub(chunk.text.len())
+                    .min(line.len());
+                while !line.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                chunk.text.push_str(&line[..cut]);
+                chunk.oversize = Some(0);
+                movetext = true;
+                self.line += 1;
+                continue;
             }
             chunk.text.push_str(&line);
             self.line += 1;

@@ -31,7 +31,9 @@
 
 use super::game::{Builder, Game, Options};
 use super::pgn::{Chunk, Chunker};
-use super::{locate, published, Issue, Severity};
+use super::{published, Issue, IssueKind, Locator, Severity};
+use crate::error::Span;
+use crate::limits::{exceeds, MAX_ISSUES, MAX_PUBLISHED_BYTES, MAX_RECORD_BYTES};
 use serde::Serialize;
 use std::io::{BufRead, BufReader, Read};
 
@@ -68,13 +70,36 @@ fn to_text(bytes: Vec<u8>) -> String {
     }
 }
 
+/// Locates a game's issues (in one pass over its text) and keeps the
+/// first [`MAX_ISSUES`] of them, the errors first, with a note counting
+/// the rest; so a game of garbage costs its length, not its length times
+/// its problems.
 fn finish_game(mut game: Game, text: &str, first_line: usize) -> Game {
+    if game.issues.len() > MAX_ISSUES {
+        let total = game.issues.len();
+        // Errors decide soundness: keep them before warnings and notes.
+        game.issues
+            .sort_by_key(|i| (i.severity != Severity::Error, i.span.start));
+        let last = game.issues[MAX_ISSUES - 1].span;
+        game.issues.truncate(MAX_ISSUES - 1);
+        game.issues.push(Issue::note(
+            IssueKind::Syntax,
+            last,
+            format!(
+                "{} more problems in this game not shown: {}",
+                total - (MAX_ISSUES - 1),
+                exceeds("it has", total, MAX_ISSUES, "problems")
+            ),
+        ));
+    }
+    game.issues.sort_by_key(|i| i.span.start);
+    let mut locator = Locator::new(text, first_line);
+    game.location = locator.locate(game.span);
     for issue in &mut game.issues {
-        issue.locate(text, first_line);
+        issue.location = locator.locate(issue.span);
     }
     game.issues
         .sort_by_key(|i| (i.location.line, i.location.column));
-    game.location = locate(text, first_line, game.span);
     game
 }
 
@@ -106,7 +131,18 @@ pub fn read(
             {
                 super::pgn::read(&chunk.text, &mut |ev| builder.handle(ev));
                 builder.finish();
-                for game in builder.done.drain(..) {
+                for mut game in builder.done.drain(..) {
+                    if let Some(size) = chunk.oversize {
+                        game.readable = false;
+                        game.issues.push(Issue::error(
+                            IssueKind::Syntax,
+                            Span::new(0, 1),
+                            format!(
+                                "{}; only its first part was read, the rest skipped to the next game",
+                                exceeds("this game has", size as usize, MAX_RECORD_BYTES, "bytes")
+                            ),
+                        ));
+                    }
                     games += 1;
                     on_game(
                         finish_game(game, &chunk.text, chunk.first_line),
@@ -118,8 +154,29 @@ pub fn read(
         Format::Published => {
             let mut bytes = Vec::new();
             input
+                .by_ref()
+                .take(MAX_PUBLISHED_BYTES as u64 + 1)
                 .read_to_end(&mut bytes)
                 .map_err(|e| Unreadable(e.to_string()))?;
+            if bytes.len() > MAX_PUBLISHED_BYTES {
+                // Count the rest without keeping it.
+                let rest = std::io::copy(&mut input, &mut std::io::sink())
+                    .map_err(|e| Unreadable(e.to_string()))?;
+                return Err(Unreadable(
+                    exceeds(
+                        "the text has",
+                        bytes.len() + rest as usize,
+                        MAX_PUBLISHED_BYTES,
+                        "bytes",
+                    ) + " (a published text is read whole; PGN is streamed game by game)",
+                ));
+            }
+            if let Some(at) = bytes.iter().position(|&b| b == 0) {
+                let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+                return Err(Unreadable(format!(
+                    "line {line}: a NUL byte: this is binary data, not a text record"
+                )));
+            }
             let text = to_text(bytes);
             published::read(&text, &mut |ev| builder.handle(ev));
             builder.finish();
@@ -235,7 +292,7 @@ pub fn render_issue(file: &str, issue: &Issue) -> String {
         issue.message,
         loc.line,
         loc.source,
-        " ".repeat(loc.column.saturating_sub(1)),
+        " ".repeat(loc.caret.saturating_sub(1)),
         "^".repeat(loc.width.max(1)),
     );
     for (name, value) in [

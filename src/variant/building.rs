@@ -123,7 +123,23 @@ fn survey(board: &Board, color: Color) -> (Vec<Square>, Vec<usize>) {
     // Array order is rank by rank from the lowest.
     cells.sort_unstable();
     cells.dedup();
-    (cells.into_iter().map(|j| board.square(j)).collect(), kings)
+    let placements = cells
+        .into_iter()
+        .map(|j| board.square(j))
+        .filter(|&sq| too_large(board, sq).is_none())
+        .collect();
+    (placements, kings)
+}
+
+/// Why adding `sq` would make the board larger than postal allows
+/// (`crate::limits`: files, ranks, squares), or `None`. A placement past
+/// the limits is not offered, so a board at the limit has no placement
+/// left and its side to move no legal turn (BU-8).
+fn too_large(board: &Board, sq: Square) -> Option<String> {
+    let (minf, minr, maxf, maxr) = board.bounds();
+    let files = (maxf.max(sq.file) - minf.min(sq.file) + 1) as usize;
+    let ranks = (maxr.max(sq.rank) - minr.min(sq.rank) + 1) as usize;
+    crate::limits::board_error(files, ranks, board.square_count() + 1)
 }
 
 /// One legal move of a turn with the placements closed to it.
@@ -207,6 +223,8 @@ impl Turns {
             format!("{sq} is already on the board")
         } else if !edge_neighbours(sq).any(|n| board.contains(n)) {
             format!("{sq} shares no edge with the board")
+        } else if let Some(why) = too_large(board, sq) {
+            format!("adding {sq}: {why}")
         } else {
             let (shade, may) = match color {
                 Color::White => ("dark", "light"),
@@ -561,23 +579,47 @@ impl Rules for Building {
     /// SAN with the placement, disambiguated among the legal turns that add
     /// the same square.
     fn write_move(&self, pos: &Position, mv: &Move) -> String {
-        let Move::Piece(m) = mv else {
-            return write_san(pos, mv, &[]);
-        };
-        let turns = Turns::new(pos);
-        let rivals: Vec<Move> = turns
-            .parts
-            .iter()
-            .filter(|p| p.mv.role == m.role && p.mv.to == m.to)
-            .filter(|p| m.place.is_none_or(|sq| !p.closed.contains(&sq)))
-            .map(|p| {
-                let mut x = p.mv.clone();
-                x.place = m.place;
-                Move::Piece(x)
-            })
-            .collect();
-        write_san(pos, mv, &rivals)
+        write_turn(pos, &Turns::new(pos).rivals(), mv)
     }
+
+    /// The turns of one position written from one generation of them: a
+    /// large board has hundreds of thousands (`postal moves`).
+    fn write_moves(&self, pos: &Position, moves: &[Move]) -> Vec<String> {
+        let turns = Turns::new(pos);
+        let rivals = turns.rivals();
+        moves.iter().map(|m| write_turn(pos, &rivals, m)).collect()
+    }
+}
+
+/// The legal moves by piece and destination, for disambiguation.
+type Rivals<'a> = std::collections::HashMap<(Role, Square), Vec<&'a Part>>;
+
+impl Turns {
+    fn rivals(&self) -> Rivals<'_> {
+        let mut map: Rivals<'_> = std::collections::HashMap::new();
+        for p in &self.parts {
+            map.entry((p.mv.role, p.mv.to)).or_default().push(p);
+        }
+        map
+    }
+}
+
+fn write_turn(pos: &Position, rivals: &Rivals<'_>, mv: &Move) -> String {
+    let Move::Piece(m) = mv else {
+        return write_san(pos, mv, &[]);
+    };
+    let same: Vec<Move> = rivals
+        .get(&(m.role, m.to))
+        .into_iter()
+        .flatten()
+        .filter(|p| m.place.is_none_or(|sq| !p.closed.contains(&sq)))
+        .map(|p| {
+            let mut x = p.mv.clone();
+            x.place = m.place;
+            Move::Piece(x)
+        })
+        .collect();
+    write_san(pos, mv, &same)
 }
 
 /// Building perft on a position whose array has room for `depth` more

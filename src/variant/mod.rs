@@ -425,4 +425,11 @@ pub trait Rules: Sync + Send {
     fn write_move(&self, pos: &Position, mv: &Move) -> String {
         crate::notation::san::write_san(pos, mv, &self.legal_moves(pos))
     }
+
+    /// Several moves of one position, each as [`Rules::write_move`]
+    /// writes it. A variant with many turns a position (Building Chess)
+    /// writes them all from one generation of its legal moves.
+    fn write_moves(&self, pos: &Position, moves: &[Move]) -> Vec<String> {
+        moves.iter().map(|m| self.write_move(pos, m)).collect()
+    }
 }
