@@ -895,3 +895,107 @@ fn the_command_line_refuses_bad_input_without_panicking() {
         }
     }
 }
+
+/// Every input that ever crashed a fuzz target or ran away, kept under
+/// `fuzz/regressions/TARGET/`, replayed through the same checks on the
+/// stable compiler (fuzz/README.md).
+#[test]
+fn every_input_that_ever_failed_passes_now() {
+    let dir = std::path::Path::new(root()).join("fuzz/regressions");
+    let starts = checks::starts();
+    let mut replayed = 0;
+    for target in std::fs::read_dir(&dir).unwrap().flatten() {
+        let name = target.file_name().to_string_lossy().into_owned();
+        for input in std::fs::read_dir(target.path()).unwrap().flatten() {
+            let bytes = std::fs::read(input.path()).unwrap();
+            let text = String::from_utf8_lossy(&bytes);
+            match name.as_str() {
+                "state_file" => checks::state_file(&text),
+                "record" => checks::record(&bytes),
+                "mail_config" => checks::mail_config(&text),
+                "square" => checks::square_name(&text),
+                "betza" => checks::betza(&text),
+                "movetext" => starts.iter().for_each(|p| checks::movetext_from(p, &text)),
+                "move_text" => {
+                    checks::move_syntax(&text);
+                    starts.iter().for_each(|p| {
+                        checks::move_in(p, &text);
+                    });
+                }
+                "position_text" => Variant::ALL.iter().for_each(|&v| {
+                    if let Some(pos) = checks::position_text(v, &text) {
+                        for m in pos.legal_moves() {
+                            checks::legal_move(&pos, &m);
+                        }
+                    }
+                }),
+                other => panic!("fuzz/regressions/{other}: no such target"),
+            }
+            replayed += 1;
+        }
+    }
+    assert!(replayed >= 7, "only {replayed} regression inputs");
+}
+
+/// Issue 18, problem 7: the 24th file of a wide Building board is not
+/// named `x` (which reads as a capture); it is written `(24,r)` and reads
+/// back.
+#[test]
+fn the_file_after_w_is_written_by_number_and_reads_back() {
+    let pos = Position::from_text(Variant::Building, "k21K/23/23/23/23 w - - 0 1").unwrap();
+    let moves = pos.legal_moves();
+    assert!(!moves.is_empty());
+    let texts = pos.move_texts(&moves);
+    assert!(texts.iter().any(|t| t.contains("(24,")), "{texts:?}");
+    for (m, t) in moves.iter().zip(&texts) {
+        assert!(!t.contains("x1") && !t.contains("x2"), "{t}");
+        assert_eq!(&pos.move_text(m), t);
+        assert_eq!(&pos.parse_move(t).unwrap(), m, "{t}");
+    }
+}
+
+/// Issue 18, problem 3: a Building board past the limits is refused with
+/// the limit and the excess, and a board at the limit offers no
+/// placement past it.
+#[test]
+fn boards_past_the_limits_are_refused_with_the_excess() {
+    let wide = format!("k63K/{}", ["65"; 4].join("/"));
+    let e = Position::from_text(Variant::Building, &format!("{wide} w - - 0 1")).unwrap_err();
+    assert!(
+        e.message.contains("65 files, 1 over the limit of 64"),
+        "{}",
+        e.message
+    );
+    // 64 files: adding a square left of a or right of the last file would
+    // make 65, so no placement there.
+    let at = Position::from_text(Variant::Building, "k62K/64/64/64/64 w - - 0 1").unwrap();
+    for m in at.legal_moves() {
+        if let postal::Move::Piece(pm) = &m {
+            let sq = pm.place.unwrap();
+            assert!((1..=64).contains(&sq.file), "{sq}");
+        }
+    }
+}
+
+/// Issue 18, problem 3: a stream with no game boundary (no newline at
+/// all) is read in memory bounded by the record limit, not by its size.
+#[test]
+fn a_stream_without_boundaries_is_read_in_bounded_memory() {
+    use postal::record::pgn::{Chunk, Chunker};
+    use std::io::Read;
+    let input = std::io::BufReader::new(std::io::repeat(b'a').take(24 << 20));
+    let mut chunker = Chunker::new(input);
+    let mut chunk = Chunk::default();
+    let mut chunks = 0;
+    while chunker.next_chunk(&mut chunk).unwrap() {
+        chunks += 1;
+        assert_eq!(chunk.oversize, Some(24 << 20));
+        assert!(chunk.text.len() <= postal::limits::MAX_RECORD_BYTES);
+    }
+    assert_eq!(chunks, 1);
+    assert!(chunker.capacity() <= 2 * postal::limits::MAX_RECORD_BYTES + (1 << 16));
+    // A NUL byte: binary, refused with its line.
+    let mut chunker = Chunker::new(&b"[Event \"x\"]\n\n1. e4\0 *\n"[..]);
+    let e = chunker.next_chunk(&mut chunk).unwrap_err();
+    assert!(e.to_string().contains("line 3: a NUL byte"), "{e}");
+}

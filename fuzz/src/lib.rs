@@ -5,10 +5,13 @@
 //! it depends on `postal` alone.
 
 use postal::error::{caret_snippet, Span};
+use postal::game::Game;
 use postal::mail::config::Config;
 use postal::movement::parse_betza;
 use postal::notation::{movetext, san, square};
 use postal::perft::read_table;
+use postal::record::game::Options;
+use postal::record::verify::{read as read_record, Format};
 use postal::{Color, Move, PlayError, Position, Variant};
 
 /// An error's span lies in the text, on character boundaries, and the
@@ -171,6 +174,77 @@ pub fn betza(text: &str) {
 /// The mail settings reader returns, whatever the text.
 pub fn mail_config(text: &str) {
     let _ = Config::parse(text, "<input>");
+}
+
+/// A whole state file: loading returns; a file that loads asks nothing
+/// that panics (deadline, pending offers, the move list), and writes a
+/// text that loads back to the same text.
+pub fn state_file(text: &str) {
+    let Ok(game) = Game::from_json(text) else {
+        return;
+    };
+    let _ = game.deadline();
+    let _ = game.pending_draw_offer();
+    let _ = game.pending_takeback();
+    for i in 0..game.moves().len() {
+        let _ = game.numbered_move(i);
+    }
+    let written = game.to_json();
+    // Nothing read is dropped: every key of the text is in what it writes.
+    if let (Ok(read), Ok(wrote)) = (
+        serde_json::from_str::<serde_json::Value>(text),
+        serde_json::from_str::<serde_json::Value>(&written),
+    ) {
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        key_paths(&read, "", &mut a);
+        key_paths(&wrote, "", &mut b);
+        for k in &a {
+            assert!(b.contains(k), "the key {k} was read and dropped on save");
+        }
+    }
+    let back = Game::from_json(&written)
+        .unwrap_or_else(|e| panic!("cannot read its own file: {e}\n{written}"));
+    assert_eq!(back.to_json(), written, "the file is not stable");
+}
+
+/// Every object key of a JSON value, as a path (`/players/white/name`);
+/// null values count as absent.
+fn key_paths(v: &serde_json::Value, at: &str, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(map) => {
+            for (k, x) in map {
+                if !x.is_null() {
+                    let path = format!("{at}/{k}");
+                    key_paths(x, &path, out);
+                    out.push(path);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (i, x) in items.iter().enumerate() {
+                key_paths(x, &format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A record, as PGN and as published text: reading returns, with every
+/// issue located inside the text.
+pub fn record(bytes: &[u8]) {
+    for format in [Format::Pgn, Format::Published] {
+        let _ = read_record(
+            "<input>",
+            bytes,
+            Some(format),
+            &Options::default(),
+            &mut |g, _| {
+                for issue in &g.issues {
+                    assert!(issue.location.line >= 1, "{issue:?}");
+                }
+            },
+        );
+    }
 }
 
 /// The start position of each variant whose start text reads. (A

@@ -243,9 +243,59 @@ pub fn write_output(
     }
 }
 
+/// A command-line error of clap as postal reports it: exit 2, the text
+/// without clap's own `error: ` (the program prints `postal: error: `).
+/// `None` for `--help` and `--version`, which are not errors.
+pub fn usage_error(e: &clap::Error) -> Option<CliError> {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        return None;
+    }
+    let text = e.render().to_string();
+    let text = text.strip_prefix("error: ").unwrap_or(&text).trim_end();
+    Some(CliError::usage(text))
+}
+
+/// What the program prints on standard error for a failed command, or
+/// `None` for a quiet exit (standard output closed by its reader).
+pub fn error_text(e: &CliError) -> Option<String> {
+    (e.code != 0).then(|| format!("postal: error: {}\n", e.message))
+}
+
+/// Parses and runs a command line as the program does (`args[0]` is the
+/// program's name), writing its output to `out`: for tests that run
+/// commands in-process.
+pub fn run_args<I, T>(args: I, out: &mut dyn Write) -> Result<(), CliError>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    match Cli::try_parse_from(args) {
+        Ok(cli) => run(cli, out),
+        Err(e) => Err(usage_error(&e).unwrap_or_else(|| CliError {
+            message: String::new(),
+            code: 0,
+        })),
+    }
+}
+
 /// The program: parse, run, print the error once, map it to an exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => match usage_error(&e) {
+            None => e.exit(),
+            Some(err) => {
+                eprint!("{}", error_text(&err).unwrap_or_default());
+                return ExitCode::from(err.code);
+            }
+        },
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match run(cli, &mut out) {
@@ -258,11 +308,13 @@ pub fn main() -> ExitCode {
         },
         Err(e) => {
             let _ = out.flush();
-            if e.code == 0 {
-                return ExitCode::SUCCESS;
+            match error_text(&e) {
+                Some(text) => {
+                    eprint!("{text}");
+                    ExitCode::from(e.code)
+                }
+                None => ExitCode::SUCCESS,
             }
-            eprintln!("postal: error: {}", e.message);
-            ExitCode::from(e.code)
         }
     }
 }

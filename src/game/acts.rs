@@ -58,6 +58,12 @@ impl Game {
         now: DateTime<Utc>,
     ) -> Result<MoveReport, GameError> {
         self.not_over()?;
+        if self.file.moves.len() >= crate::limits::MAX_PLIES {
+            return Err(GameError::Rule(format!(
+                "the game has {} half-moves, the most a game file may hold",
+                crate::limits::MAX_PLIES
+            )));
+        }
         let before = self.current().clone();
         let move_error = |error| GameError::Move {
             text: text.to_string(),

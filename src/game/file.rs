@@ -26,6 +26,13 @@
 //! of moves on the board when it was made. A take-back moves the moves it
 //! retracts out of `moves` into its own event, so nothing is erased.
 //! `position` is a cache of the position after `moves`.
+//!
+//! Every key is checked: one the schema does not have (a misspelt
+//! `timm_control`, `whit`, `emiil`) is refused with its name, line and
+//! column, never dropped by the next save. The one open place is
+//! `extensions`, an object for the fields of newer minor versions
+//! (`postal-game/1.x`) and of other tools: this version keeps it on every
+//! save exactly as read. Times are RFC 3339 in the years 1 to 9999.
 
 use super::clock::TimeControl;
 use super::GameError;
@@ -42,6 +49,7 @@ const FORMAT_MAJOR: u64 = 1;
 
 /// A player: a name and an address, both optional.
 #[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Player {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -109,6 +117,7 @@ impl Player {
 
 /// The two players.
 #[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Players {
     #[serde(default)]
     pub white: Player,
@@ -127,12 +136,14 @@ impl Players {
 
 /// One move as played.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MoveRecord {
     /// The text the player typed.
     pub played: String,
     /// The same move in the variant's canonical notation, with `+`/`#`.
     pub canonical: String,
     /// When it was made (UTC).
+    #[serde(with = "super::clock::time")]
     pub time: DateTime<Utc>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
@@ -182,7 +193,12 @@ pub enum Act {
 
 /// An act with its time, the side that made it, and the number of moves
 /// on the board when it was made.
+///
+/// Read through [`RawEvent`], so that a key no act has is refused, with
+/// its name and position, as everywhere else in the file (`flatten` would
+/// let it through).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "RawEvent")]
 pub struct Event {
     pub time: DateTime<Utc>,
     #[serde(with = "side_name")]
@@ -190,6 +206,65 @@ pub struct Event {
     pub ply: usize,
     #[serde(flatten)]
     pub act: Act,
+}
+
+/// An event as written: every key any act has, each refused unless its
+/// act has it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEvent {
+    #[serde(with = "super::clock::time")]
+    time: DateTime<Utc>,
+    #[serde(with = "side_name")]
+    side: Color,
+    ply: usize,
+    act: String,
+    #[serde(default)]
+    claim: Option<Claim>,
+    #[serde(default)]
+    retracted: Option<Vec<MoveRecord>>,
+}
+
+impl TryFrom<RawEvent> for Event {
+    type Error = String;
+
+    fn try_from(r: RawEvent) -> Result<Event, String> {
+        let name = r.act.as_str();
+        let act = match (name, r.claim, r.retracted) {
+            ("draw-offer", None, None) => Act::DrawOffer,
+            ("draw-accept", None, None) => Act::DrawAccept,
+            ("draw-decline", None, None) => Act::DrawDecline,
+            ("resign", None, None) => Act::Resign,
+            ("claim", Some(claim), None) => Act::Claim { claim },
+            ("claim", None, _) => return Err("a claim event needs its `claim`".into()),
+            ("takeback-request", None, None) => Act::TakebackRequest,
+            ("takeback-accept", None, Some(retracted)) => Act::TakebackAccept { retracted },
+            ("takeback-accept", _, None) => {
+                return Err("a takeback-accept event needs its `retracted` moves".into())
+            }
+            ("takeback-decline", None, None) => Act::TakebackDecline,
+            (
+                "draw-offer" | "draw-accept" | "draw-decline" | "resign" | "claim"
+                | "takeback-request" | "takeback-accept" | "takeback-decline",
+                claim,
+                _,
+            ) => {
+                let key = if claim.is_some() { "claim" } else { "retracted" };
+                return Err(format!("unknown field `{key}` for the act {name:?}"));
+            }
+            _ => {
+                return Err(format!(
+                    "unknown act {name:?}: expected draw-offer, draw-accept, draw-decline, resign, claim, takeback-request, takeback-accept or takeback-decline"
+                ))
+            }
+        };
+        Ok(Event {
+            time: r.time,
+            side: r.side,
+            ply: r.ply,
+            act,
+        })
+    }
 }
 
 impl Event {
@@ -240,6 +315,7 @@ mod side_name {
 
 /// How a game ended: `1-0`, `0-1` or `1/2-1/2`, why, and the rule.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Ending {
     pub result: String,
     pub reason: String,
@@ -271,8 +347,13 @@ impl fmt::Display for Ending {
     }
 }
 
-/// The state file's contents, as written.
+/// The state file's contents, as written. A key the schema does not have
+/// is refused with its name, line and column (a misspelt `timm_control`
+/// would otherwise be dropped by the next save, and the clock with it);
+/// data that a newer postal or another tool keeps in a file goes under
+/// `extensions`, an object this version keeps as it is, unread.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GameFile {
     pub format: String,
     pub variant: String,
@@ -282,6 +363,7 @@ pub struct GameFile {
     pub players: Players,
     #[serde(default)]
     pub time_control: Option<TimeControl>,
+    #[serde(with = "super::clock::time")]
     pub created: DateTime<Utc>,
     #[serde(default)]
     pub moves: Vec<MoveRecord>,
@@ -291,6 +373,10 @@ pub struct GameFile {
     pub result: Option<Ending>,
     /// The position after `moves`: a cache, checked on loading.
     pub position: String,
+    /// The extension fields: anything under this key is kept on every
+    /// save as it was read (written only when not empty).
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub extensions: serde_json::Map<String, serde_json::Value>,
 }
 
 /// A JSON error with its line and column.

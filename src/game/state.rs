@@ -19,6 +19,7 @@ use super::clock::{TimeControl, Turn};
 use super::file::{check_format, json_error};
 use super::GameError;
 use crate::color::Color;
+use crate::limits::{exceeds, MAX_PLIES};
 use crate::position::{GameResult, Outcome, Position};
 use crate::variant::Variant;
 use chrono::{DateTime, Utc};
@@ -110,6 +111,7 @@ impl Game {
             events: Vec::new(),
             result: None,
             position: text,
+            extensions: serde_json::Map::new(),
         };
         let mut game = Game {
             variant: start.variant,
@@ -146,6 +148,33 @@ impl Game {
                 file.start
             ))
         })?;
+        if file.moves.len() > MAX_PLIES {
+            return Err(GameError::Corrupt(exceeds(
+                "the game has",
+                file.moves.len(),
+                MAX_PLIES,
+                "moves (half-moves)",
+            )));
+        }
+        // An act is made with the moves on the board: at most every move
+        // ever played, those taken back included.
+        let retracted: usize = file
+            .events
+            .iter()
+            .map(|e| match &e.act {
+                Act::TakebackAccept { retracted } => retracted.len(),
+                _ => 0,
+            })
+            .sum();
+        let played = file.moves.len() + retracted;
+        if let Some((i, e)) = file.events.iter().enumerate().find(|(_, e)| e.ply > played) {
+            return Err(GameError::Corrupt(format!(
+                "event {} ({}) is recorded at ply {}, but the game has only {played} moves",
+                i + 1,
+                e.describe(),
+                e.ply
+            )));
+        }
         let mut positions = Vec::with_capacity(file.moves.len() + 1);
         positions.push(start);
         for (i, m) in file.moves.iter().enumerate() {
@@ -381,8 +410,9 @@ impl Game {
         for e in self.file.events.iter().rev() {
             match e.act {
                 Act::DrawOffer => {
-                    let stands =
-                        ply == e.ply || (ply == e.ply + 1 && self.positions[e.ply].turn == e.side);
+                    let stands = ply == e.ply
+                        || (e.ply.checked_add(1) == Some(ply)
+                            && self.positions.get(e.ply).is_some_and(|p| p.turn == e.side));
                     return stands.then_some(e.side);
                 }
                 Act::DrawAccept | Act::DrawDecline | Act::TakebackAccept { .. } => return None,

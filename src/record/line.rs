@@ -7,6 +7,7 @@ use super::game::{Game, Options, PlayedMove};
 use super::{Issue, IssueKind};
 use crate::color::Color;
 use crate::error::{MoveError, Span};
+use crate::limits::MAX_PLIES;
 use crate::mv::Move;
 use crate::notation::san::{self, CheckMark};
 use crate::position::{Outcome, Position};
@@ -104,6 +105,20 @@ impl Current {
             Sync::Lost { following, .. } => {
                 following.push((text.to_string(), span));
                 self.try_resync(false, opts);
+            }
+            Sync::Yes if self.line.history.len() >= MAX_PLIES => {
+                self.game.issues.push(
+                    Issue::error(
+                        IssueKind::Syntax,
+                        span,
+                        format!(
+                            "the line is longer than the limit of {MAX_PLIES} half-moves a game; it is not checked from here on"
+                        ),
+                    )
+                    .expected(format!("at most {MAX_PLIES} half-moves"))
+                    .found(text.to_string()),
+                );
+                self.line.sync = Sync::Gone;
             }
             Sync::Yes => {
                 self.play(text, span, opts);
