@@ -529,11 +529,18 @@ fn bu4_position_text_origin_and_holes() {
 
 #[test]
 fn bu4_wide_boards_read_back() {
-    // Two hundred turns can stretch the board to 205 files.
-    let wide = "k204/205/K204 w - - 0 101".to_string();
+    // Sixty turns can stretch the board to 64 files, the widest postal
+    // plays on (src/limits.rs); one more file is refused with the limit.
+    let wide = "k63/64/K63 w - - 0 101".to_string();
     let p = Position::from_text(Variant::Building, &wide).unwrap();
     assert_eq!(p.to_text(), wide);
-    assert_eq!(p.board.square_count(), 615);
+    assert_eq!(p.board.square_count(), 192);
+    let e = Position::from_text(Variant::Building, "k64/65/K64 w - - 0 101").unwrap_err();
+    assert!(
+        e.message.contains("65 files, 1 over the limit of 64"),
+        "{}",
+        e.message
+    );
     // An origin so far out that the box would leave the coordinate range
     // is refused, not overflowed.
     let far = "k2/3/2K w - - 0 1 origin=(1001,1)";

@@ -72,10 +72,17 @@ pub fn repetitions(positions: &[Position]) -> usize {
     let Some(cur) = positions.last() else {
         return 0;
     };
-    let key = cur.repetition_key();
+    // The fields of `Position::repetition_key`, compared in place: no
+    // copy of each board, since loading a file asks this after every move.
     positions
         .iter()
-        .filter(|p| p.turn == cur.turn && p.repetition_key() == key)
+        .filter(|p| {
+            p.turn == cur.turn
+                && p.castling == cur.castling
+                && p.ep == cur.ep
+                && p.extra == cur.extra
+                && p.board == cur.board
+        })
         .count()
 }
 
@@ -481,6 +488,31 @@ mod tests {
 
     fn reload(g: &Game) -> Game {
         Game::from_json(&g.to_json()).unwrap()
+    }
+
+    #[test]
+    fn unknown_keys_are_refused_where_they_stand_and_extensions_kept() {
+        let text = chess().to_json();
+        let bad = text.replacen("\"time_control\"", "\"timm_control\"", 1);
+        match Game::from_json(&bad) {
+            Err(GameError::Json { line, message, .. }) => {
+                assert!(
+                    message.contains("unknown field `timm_control`"),
+                    "{message}"
+                );
+                assert!(line > 1);
+            }
+            other => panic!("{other:?}"),
+        }
+        let ext = text.replacen(
+            "\"result\": null",
+            "\"result\": null,\n  \"extensions\": {\"org.example\": {\"rating\": 1500}}",
+            1,
+        );
+        let mut g = Game::from_json(&ext).unwrap();
+        g.play("e4", None, t("2025-01-01T01:00:00Z")).unwrap();
+        assert!(g.to_json().contains("\"rating\": 1500"), "{}", g.to_json());
+        assert_eq!(reload(&g).file().extensions, g.file().extensions);
     }
 
     #[test]

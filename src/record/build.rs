@@ -17,7 +17,7 @@
 
 use super::diagram::{compare_diagram, read_diagram, setup_position, DiagramBoard};
 use super::game::{Game, Options};
-use super::line::{normalize_result, Current, Line, Sync};
+use super::line::{normalize_result, Current, History, Line, Sync};
 use super::{Event, Issue, IssueKind, Location};
 use crate::color::Color;
 use crate::error::Span;
@@ -225,7 +225,7 @@ impl Builder {
             first_number: None,
             line: Line {
                 pos: start,
-                history: Vec::new(),
+                history: History::default(),
                 number: None,
                 sync: Sync::Yes,
                 written: 0,
@@ -330,7 +330,7 @@ impl Builder {
         cur.game.end = start.clone();
         cur.line = Line {
             pos: start,
-            history: Vec::new(),
+            history: History::default(),
             number: None,
             sync: Sync::Yes,
             written: 0,

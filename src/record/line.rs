@@ -11,6 +11,7 @@ use crate::limits::MAX_PLIES;
 use crate::mv::Move;
 use crate::notation::san::{self, CheckMark};
 use crate::position::{Outcome, Position};
+use std::rc::Rc;
 
 /// Where the builder stands in one line of play (the main line or a
 /// variation).
@@ -18,7 +19,7 @@ use crate::position::{Outcome, Position};
 pub(super) struct Line {
     pub(super) pos: Position,
     /// Positions before each move played in this line, oldest first.
-    pub(super) history: Vec<Position>,
+    pub(super) history: History,
     /// The move number just read, waiting for its move.
     pub(super) number: Option<(u32, bool, Span)>,
     pub(super) sync: Sync,
@@ -29,14 +30,104 @@ pub(super) struct Line {
 
 impl Line {
     /// The end of the game at the current position, by the position or by
-    /// the history that led to it (`Rules::history_outcome`).
+    /// the history that led to it (`Rules::history_outcome`, asked only of
+    /// a variant whose rules look back).
     pub(super) fn outcome(&mut self) -> Option<Outcome> {
         self.pos.outcome().or_else(|| {
-            self.history.push(self.pos.clone());
-            let o = self.pos.variant.rules().history_outcome(&self.history);
-            self.history.pop();
-            o
+            let rules = self.pos.variant.rules();
+            if !rules.looks_back() {
+                return None;
+            }
+            let mut all = self.history.to_vec();
+            all.push(self.pos.clone());
+            rules.history_outcome(&all)
         })
+    }
+}
+
+/// The positions before each move of a line, oldest first, as a list that
+/// a line shares with the variations branching from it: starting a
+/// variation copies nothing, so a record of many variations on a long
+/// game costs its length, not its length times the game's.
+#[derive(Clone, Default)]
+pub(super) struct History {
+    last: Option<Rc<Node>>,
+    len: usize,
+}
+
+struct Node {
+    pos: Position,
+    prev: Option<Rc<Node>>,
+}
+
+impl History {
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(super) fn push(&mut self, pos: Position) {
+        let prev = self.last.take();
+        self.last = Some(Rc::new(Node { pos, prev }));
+        self.len += 1;
+    }
+
+    pub(super) fn clear(&mut self) {
+        *self = History::default();
+    }
+
+    /// The last position and the history before it.
+    pub(super) fn split_last(&self) -> Option<(&Position, History)> {
+        let node = self.last.as_ref()?;
+        Some((
+            &node.pos,
+            History {
+                last: node.prev.clone(),
+                len: self.len - 1,
+            },
+        ))
+    }
+
+    /// The first `n` positions.
+    pub(super) fn prefix(&self, n: usize) -> History {
+        let mut h = self.clone();
+        while h.len > n {
+            let Some(node) = h.last.take() else { break };
+            h.last = node.prev.clone();
+            h.len -= 1;
+        }
+        h
+    }
+
+    /// The positions, oldest first.
+    pub(super) fn to_vec(&self) -> Vec<Position> {
+        let mut out = Vec::with_capacity(self.len);
+        let mut at = self.last.as_deref();
+        while let Some(node) = at {
+            out.push(node.pos.clone());
+            at = node.prev.as_deref();
+        }
+        out.reverse();
+        out
+    }
+}
+
+impl Drop for History {
+    /// Unlinks the list node by node: dropping a long one recursively
+    /// would overflow the stack.
+    fn drop(&mut self) {
+        let mut next = self.last.take();
+        while let Some(node) = next {
+            match Rc::try_unwrap(node) {
+                Ok(mut n) => next = n.prev.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for History {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "History({} positions)", self.len)
     }
 }
 
@@ -398,7 +489,7 @@ impl Current {
         let parent = self.line.clone();
         let (pos, history, sync) = match &parent.sync {
             Sync::Yes => match parent.history.split_last() {
-                Some((last, rest)) => (last.clone(), rest.to_vec(), Sync::Yes),
+                Some((last, rest)) => (last.clone(), rest, Sync::Yes),
                 None => {
                     self.game.issues.push(
                         Issue::error(
@@ -409,7 +500,7 @@ impl Current {
                         .expected("a move")
                         .found("("),
                     );
-                    (parent.pos.clone(), Vec::new(), Sync::Gone)
+                    (parent.pos.clone(), History::default(), Sync::Gone)
                 }
             },
             // The failed move was the last one written: the variation is
@@ -421,10 +512,10 @@ impl Current {
                 ..
             } if following.is_empty() => (
                 before.as_ref().clone(),
-                parent.history[..*history_len].to_vec(),
+                parent.history.prefix(*history_len),
                 Sync::Yes,
             ),
-            _ => (parent.pos.clone(), Vec::new(), Sync::Gone),
+            _ => (parent.pos.clone(), History::default(), Sync::Gone),
         };
         self.saved.push(parent);
         self.line = Line {

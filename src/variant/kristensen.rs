@@ -479,6 +479,10 @@ impl Rules for Kristensen {
         perpetual_check(history)
     }
 
+    fn looks_back(&self) -> bool {
+        true
+    }
+
     /// KR-11.
     fn may_resign(&self) -> Result<(), String> {
         Err("resigning is forbidden in Kristensen's Game (KR-11): play on, or agree a draw".into())

@@ -333,6 +333,12 @@ pub trait Rules: Sync + Send {
         None
     }
 
+    /// True when [`Rules::history_outcome`] can end a game (it looks back
+    /// over the positions): readers then keep the history for it.
+    fn looks_back(&self) -> bool {
+        false
+    }
+
     /// May a player resign in this variant? `Err` carries the reason, with
     /// its rule id, to show the player. Default: resigning is allowed.
     fn may_resign(&self) -> Result<(), String> {
