@@ -1,0 +1,110 @@
+//! Building Chess text (rules/building.md, notation): the move in SAN, a
+//! space, `@` and the added square (`Nc3 @f3`), disambiguated among the
+//! legal turns that add the same square.
+
+use super::san::{explain_illegal, piece_matches, write_san, MoveText};
+use super::Dialect;
+use crate::error::MoveError;
+use crate::mv::Move;
+use crate::piece::Role;
+use crate::position::Position;
+use crate::square::Square;
+use crate::variant::building::{exposes_king, no_placement, Part, Turns};
+use std::collections::HashMap;
+
+/// Building Chess text: a move with its placement.
+pub struct BuildingDialect;
+
+impl Dialect for BuildingDialect {
+    fn resolve(&self, pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
+        let t = match text {
+            MoveText::Piece(t) => t,
+            MoveText::Castle { .. } => {
+                return Err(MoveError::illegal_by(
+                    "GA-2",
+                    "Building Chess has no castling",
+                ))
+            }
+            MoveText::Swap(_) => {
+                return Err(MoveError::illegal("Building Chess has no swap sequences"))
+            }
+        };
+        let Some(place) = t.place else {
+            return Err(no_placement());
+        };
+        let mut bare = t.clone();
+        bare.place = None;
+        let turns = Turns::new(pos);
+        let parts: Vec<&Part> = turns
+            .parts
+            .iter()
+            .filter(|p| piece_matches(&bare, &p.mv))
+            .collect();
+        if parts.is_empty() {
+            return Err(explain_illegal(pos, &MoveText::Piece(bare)));
+        }
+        if let Some(e) = turns.placement_error(&pos.board, pos.turn, place) {
+            return Err(e);
+        }
+        let with_place = |p: &Part| {
+            let mut m = p.mv.clone();
+            m.place = Some(place);
+            Move::Piece(m)
+        };
+        let open: Vec<Move> = parts
+            .iter()
+            .filter(|p| !p.closed.contains(&place))
+            .map(|p| with_place(p))
+            .collect();
+        match open.as_slice() {
+            [one] => Ok(one.clone()),
+            [] => Err(exposes_king(pos, place)),
+            many => Err(MoveError::Ambiguous {
+                candidates: many.iter().map(|m| pos.move_text(m)).collect(),
+            }),
+        }
+    }
+
+    /// SAN with the placement, disambiguated among the legal turns that add
+    /// the same square.
+    fn write_move(&self, pos: &Position, mv: &Move) -> String {
+        write_turn(pos, &rivals(&Turns::new(pos)), mv)
+    }
+
+    /// The turns of one position written from one generation of them: a
+    /// large board has hundreds of thousands (`postal moves`).
+    fn write_moves(&self, pos: &Position, moves: &[Move]) -> Vec<String> {
+        let turns = Turns::new(pos);
+        let rivals = rivals(&turns);
+        moves.iter().map(|m| write_turn(pos, &rivals, m)).collect()
+    }
+}
+
+/// The legal moves by piece and destination, for disambiguation.
+type Rivals<'a> = HashMap<(Role, Square), Vec<&'a Part>>;
+
+fn rivals(turns: &Turns) -> Rivals<'_> {
+    let mut map: Rivals<'_> = HashMap::new();
+    for p in &turns.parts {
+        map.entry((p.mv.role, p.mv.to)).or_default().push(p);
+    }
+    map
+}
+
+fn write_turn(pos: &Position, rivals: &Rivals<'_>, mv: &Move) -> String {
+    let Move::Piece(m) = mv else {
+        return write_san(pos, mv, &[]);
+    };
+    let same: Vec<Move> = rivals
+        .get(&(m.role, m.to))
+        .into_iter()
+        .flatten()
+        .filter(|p| m.place.is_none_or(|sq| !p.closed.contains(&sq)))
+        .map(|p| {
+            let mut x = p.mv.clone();
+            x.place = m.place;
+            Move::Piece(x)
+        })
+        .collect();
+    write_san(pos, mv, &same)
+}
