@@ -18,11 +18,16 @@
 use super::clock::{TimeControl, Turn};
 use super::file::{check_format, json_error};
 use super::GameError;
+use crate::board::Board;
 use crate::color::Color;
 use crate::limits::{exceeds, MAX_PLIES};
+use crate::position::Castling;
 use crate::position::{GameResult, Outcome, Position};
+use crate::square::Square;
+use crate::variant::Extra;
 use crate::variant::Variant;
 use chrono::{DateTime, Utc};
+use std::collections::HashMap;
 
 // The paths `game::state::{Players, Act, Proposal, ...}` stay valid.
 pub use super::acts::{MoveReport, Proposal};
@@ -43,6 +48,12 @@ pub struct Game {
 /// seventy-five-move rule (FI-5, in every variant: a board that grows,
 /// as in Building Chess, simply never repeats).
 pub fn automatic_ending(positions: &[Position]) -> Option<Outcome> {
+    ending_with(positions, repetitions(positions))
+}
+
+/// [`automatic_ending`] with the occurrences of the last position already
+/// counted (a file's loading counts them as it goes, in linear time).
+fn ending_with(positions: &[Position], repeats: usize) -> Option<Outcome> {
     let cur = positions.last()?;
     if let Some(o) = cur.outcome() {
         return Some(o);
@@ -50,7 +61,7 @@ pub fn automatic_ending(positions: &[Position]) -> Option<Outcome> {
     if let Some(o) = cur.variant.rules().history_outcome(positions) {
         return Some(o);
     }
-    if repetitions(positions) >= 5 {
+    if repeats >= 5 {
         return Some(Outcome::new(
             GameResult::Draw,
             "fivefold repetition",
@@ -65,6 +76,15 @@ pub fn automatic_ending(positions: &[Position]) -> Option<Outcome> {
         ));
     }
     None
+}
+
+type RepetitionKey = (Board, Color, Castling, Option<Square>, Extra);
+
+/// Counts one more occurrence of a position; returns its occurrences.
+fn count(seen: &mut HashMap<RepetitionKey, usize>, pos: &Position) -> usize {
+    let n = seen.entry(pos.repetition_key()).or_insert(0);
+    *n += 1;
+    *n
 }
 
 /// How often the last position has occurred (itself included).
@@ -183,11 +203,15 @@ impl Game {
             )));
         }
         let mut positions = Vec::with_capacity(file.moves.len() + 1);
+        // Occurrences of each position so far, so that the fivefold
+        // check after every move costs one look-up, not a scan.
+        let mut seen: HashMap<RepetitionKey, usize> = HashMap::new();
+        let mut repeats = count(&mut seen, &start);
         positions.push(start);
         for (i, m) in file.moves.iter().enumerate() {
             let before = positions.last().expect("the start is there");
             let label = format!("move {} ({} {})", i + 1, move_number(before), m.played);
-            if let Some(o) = automatic_ending(&positions) {
+            if let Some(o) = ending_with(&positions, repeats) {
                 return Err(GameError::Corrupt(format!(
                     "{label} was played after the game had ended ({})",
                     Ending::from_outcome(&o)
@@ -206,6 +230,7 @@ impl Game {
             let next = before
                 .play(&mv)
                 .map_err(|e| GameError::Corrupt(format!("{label}: {e}")))?;
+            repeats = count(&mut seen, &next);
             positions.push(next);
         }
         let current = positions.last().expect("the start is there");
