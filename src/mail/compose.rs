@@ -265,7 +265,8 @@ pub fn notice_for_game(
     let side = game.turn();
     let player = game.file().players.get(side);
     let Some(email) = &player.email else {
-        return Err(MailError::Config(format!(
+        // The game's fault, not the settings' (exit 1, as a rule refusal).
+        return Err(MailError::Address(format!(
             "{side} has no mail address in {}: start the game with --{} \"Name <address>\"",
             game_path.display(),
             side.name().to_lowercase()
