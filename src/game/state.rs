@@ -40,6 +40,7 @@
 //! against oneself, any act after the game has ended.
 
 use super::clock::{format_time, TimeControl, Turn};
+use super::notices::{new_game_id, NoticeRecord};
 use super::GameError;
 use crate::color::Color;
 use crate::position::{Effects, GameResult, Outcome, Position};
@@ -78,25 +79,12 @@ impl Player {
             None if t.contains('@') && !t.contains(char::is_whitespace) => ("", Some(t)),
             None => (t, None),
         };
-        if let Some(e) = email {
-            let ok = e
-                .split_once('@')
-                .is_some_and(|(a, b)| !a.is_empty() && !b.is_empty())
-                && !e.contains(char::is_whitespace)
-                && !e.contains(['<', '>']);
-            if !ok {
-                return Err(format!("player {text:?}: {e:?} is not a mail address"));
-            }
-        }
-        if name.contains(['<', '>', '\n']) {
-            return Err(format!(
-                "player {text:?}: the name may not contain < > or a line break"
-            ));
-        }
-        Ok(Player {
+        let player = Player {
             name: (!name.is_empty()).then(|| name.to_string()),
             email: email.map(str::to_string),
-        })
+        };
+        player.check().map_err(|e| format!("player {text:?}: {e}"))?;
+        Ok(player)
     }
 
     /// The player for people: `Ana <ana@example.org>`, or the side's name
@@ -229,7 +217,7 @@ impl Event {
     }
 }
 
-mod side_name {
+pub(crate) mod side_name {
     use crate::color::Color;
     use serde::{Deserialize, Deserializer, Serializer};
 
@@ -296,10 +284,17 @@ pub struct GameFile {
     #[serde(default)]
     pub time_control: Option<TimeControl>,
     pub created: DateTime<Utc>,
+    /// The game's own id (random, given at `new`; see [`super::notices`]
+    /// for files without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     #[serde(default)]
     pub moves: Vec<MoveRecord>,
     #[serde(default)]
     pub events: Vec<Event>,
+    /// Every notice mailed about the game, oldest first ([`super::notices`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<NoticeRecord>,
     #[serde(default)]
     pub result: Option<Ending>,
     /// The position after `moves`: a cache, checked on loading.
@@ -425,8 +420,10 @@ impl Game {
             players,
             time_control,
             created: now,
+            id: Some(new_game_id()),
             moves: Vec::new(),
             events: Vec::new(),
+            notices: Vec::new(),
             result: None,
             position: text,
         };
@@ -525,6 +522,7 @@ impl Game {
             )));
         }
         game.file.result = derived;
+        game.check_notices()?;
         Ok(game)
     }
 
@@ -636,6 +634,11 @@ impl Game {
             move_number(&self.positions[index]),
             self.file.moves[index].canonical
         )
+    }
+
+    /// The file, for the modules that add to it (the notices record).
+    pub(super) fn file_mut(&mut self) -> &mut GameFile {
+        &mut self.file
     }
 
     fn sync_cache(&mut self) {
