@@ -15,7 +15,7 @@
 //! With these limits no header line of a notice can pass RFC 5322's 998
 //! bytes: a `To:` line with two players is at most about 730 bytes.
 
-use super::state::Player;
+use super::file::Player;
 
 /// The longest player name, in characters.
 pub const MAX_NAME_CHARS: usize = 100;

@@ -21,7 +21,8 @@
 //!   in it (creation time, variant, start, players), so both players'
 //!   copies agree on it; it is written into the file with the first notice.
 
-use super::state::{side_name, Act, Game, GameFile};
+use super::file::{side_name, Act, GameFile};
+use super::state::Game;
 use super::GameError;
 use crate::color::Color;
 use crate::game::state::automatic_ending;
