@@ -139,7 +139,9 @@ fn requested(game: &Game, i: usize) -> Option<String> {
     if later_takeback || e.ply > game.moves().len() {
         return None;
     }
-    let first = (0..e.ply).rev().find(|&j| game.positions()[j].turn == e.side)?;
+    let first = (0..e.ply)
+        .rev()
+        .find(|&j| game.positions()[j].turn == e.side)?;
     let texts: Vec<&str> = game.moves()[first..e.ply]
         .iter()
         .map(|m| m.canonical.as_str())
@@ -405,7 +407,10 @@ pub fn build(
     for l in &score {
         html.push_str(&format!("<p>{}</p>\n", escape_html(l)));
     }
-    html.push_str(&format!("<p>{}</p>\n</body></html>\n", escape_html(&attach_note)));
+    html.push_str(&format!(
+        "<p>{}</p>\n</body></html>\n",
+        escape_html(&attach_note)
+    ));
     let title = format!(
         "{} v {}",
         players.white.short(Color::White),
