@@ -51,8 +51,8 @@ impl FormatArg {
 /// "unreadable", "errors", "warnings", "notes"}}.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Record files: PGN, or published text with a score in prose (`-`
-    /// reads standard input).
+    /// Record files: PGN, published text with a score in prose, or a
+    /// game's state file (`-` reads standard input).
     #[arg(required = true, value_name = "RECORD")]
     pub records: Vec<String>,
     /// The variant, overriding any Variant tag (default: the tag, else
@@ -70,6 +70,38 @@ pub struct Args {
     /// texts that start with a tag pair).
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
+}
+
+/// Reads a record file, or a game's state file (`postal-game/1`) as the
+/// record of the game played (its PGN, see `game::pgn`).
+pub fn read_record(
+    path: &str,
+    format: Option<Format>,
+    opts: &Options,
+    on_game: &mut dyn FnMut(Game, u64),
+) -> Result<usize, Unreadable> {
+    match game_file_pgn(path)? {
+        Some(pgn) => verify::read(path, pgn.as_bytes(), Some(Format::Pgn), opts, on_game),
+        None => verify::read_file(path, format, opts, on_game),
+    }
+}
+
+/// The PGN of a game's state file; `None` for any other file.
+fn game_file_pgn(path: &str) -> Result<Option<String>, Unreadable> {
+    if path == "-" {
+        return Ok(None);
+    }
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .map_err(|e| Unreadable(e.to_string()))?;
+    let head = String::from_utf8_lossy(&head[..n]);
+    if !(head.trim_start().starts_with('{') && head.contains("\"postal-game/")) {
+        return Ok(None);
+    }
+    let game = crate::game::store::load(std::path::Path::new(path))
+        .map_err(|e| Unreadable(format!("a game file that does not load: {e}")))?;
+    Ok(Some(crate::game::pgn::pgn(&game)))
 }
 
 /// Reads `--variant` and `--legend` into builder options.
@@ -196,7 +228,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
         let mut first = true;
         let mut failed_write = None;
-        let res = verify::read_file(path, format, &opts, &mut |game, bytes| {
+        let res = read_record(path, format, &opts, &mut |game, bytes| {
             summary.add(&game);
             let text = game_text(path, &game, json, first);
             first = false;

@@ -9,8 +9,10 @@
 //! - [`store`]: reading and writing the file: atomic replacement under an
 //!   advisory lock, so a failed or interrupted command leaves the old file.
 //! - [`clock`]: the time, passed in, and time controls.
+//! - [`pgn`]: the game as a record (PGN), for `verify`, `convert`, `show`.
 
 pub mod clock;
+pub mod pgn;
 pub mod state;
 pub mod store;
 

@@ -15,7 +15,7 @@
 //! fits, it takes it and goes on (a `resync` note says so). A diagram
 //! written after the error sets the position outright.
 
-use super::lexer::RawDiagram;
+use super::lexer::{glyph_nag, is_null_move, RawDiagram};
 use super::{Event, Issue, IssueKind, Location, Severity};
 use crate::board::Board;
 use crate::color::Color;
@@ -53,12 +53,35 @@ impl Default for Options {
     }
 }
 
-/// A move of the main line as played.
+/// A move as played, with what the record says about it (kept only with
+/// `Options::keep_moves`, for `convert`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayedMove {
     pub mv: Move,
     /// The text as written in the record.
     pub written: String,
+    /// Comments written before the move (at the start of a line).
+    pub before: Vec<String>,
+    /// Comments written after it.
+    pub after: Vec<String>,
+    /// NAGs after it, and the glyph written on it (`!` as 1).
+    pub nags: Vec<u16>,
+    /// Variations: each an alternative to this move, from the position
+    /// before it.
+    pub variations: Vec<Vec<PlayedMove>>,
+}
+
+impl PlayedMove {
+    pub fn new(mv: Move, written: impl Into<String>) -> PlayedMove {
+        PlayedMove {
+            mv,
+            written: written.into(),
+            before: Vec::new(),
+            after: Vec::new(),
+            nags: Vec::new(),
+            variations: Vec::new(),
+        }
+    }
 }
 
 /// One game of a record, built and checked.
@@ -74,6 +97,8 @@ pub struct Game {
     pub start: Position,
     /// The main line's moves (kept only with `Options::keep_moves`).
     pub moves: Vec<PlayedMove>,
+    /// Comments of a game without moves (with `Options::keep_moves`).
+    pub comments: Vec<String>,
     /// Plies of the main line played.
     pub plies: usize,
     /// The result as written (movetext, else the Result tag).
@@ -185,6 +210,13 @@ struct Current {
     pending: Option<DiagramBoard>,
     result_written: Option<(String, Span)>,
     legend_noted: bool,
+    /// Tag names with their spans, to report a repeated tag.
+    tag_spans: Vec<(String, Span)>,
+    coordinates_noted: bool,
+    /// With `keep_moves`: the moves of the variations being read, one
+    /// list a level, and comments waiting for the next move of the line.
+    variation_moves: Vec<Vec<PlayedMove>>,
+    waiting_comments: Vec<String>,
 }
 
 /// Plays the events of readers into [`Game`]s.
@@ -257,6 +289,24 @@ impl Builder {
                 value_span,
             } => {
                 let cur = self.current(value_span);
+                if let Some((_, first)) = cur
+                    .tag_spans
+                    .iter()
+                    .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                {
+                    // Readers differ on which value counts; the first is
+                    // kept, and the reader is told.
+                    let issue = Issue::warning(
+                        IssueKind::Tag,
+                        value_span,
+                        format!("the tag {name} is given again; the first value is kept"),
+                    )
+                    .found(value.to_string())
+                    .related(*first);
+                    cur.game.issues.push(issue);
+                    return;
+                }
+                cur.tag_spans.push((name.to_string(), value_span));
                 let entry = (value.to_string(), value_span);
                 match name.to_ascii_lowercase().as_str() {
                     "variant" => cur.variant_tag = Some(entry),
@@ -289,18 +339,41 @@ impl Builder {
                     }
                 }
             }
+            Event::Nag { nag, .. } if self.opts.keep_moves => {
+                if let Some(m) = self.cur.as_mut().and_then(Current::last_kept) {
+                    m.nags.push(nag);
+                }
+            }
+            Event::Comment { text, span } if self.opts.keep_moves => {
+                let cur = self.current(span);
+                let text = text.trim().to_string();
+                match cur.last_kept() {
+                    Some(m) => m.after.push(text),
+                    None => cur.waiting_comments.push(text),
+                }
+            }
             Event::Nag { .. } | Event::Comment { .. } => {}
             Event::BeginVariation { span } => {
                 self.current(span);
                 self.start();
                 if let Some(cur) = self.cur.as_mut() {
                     cur.begin_variation(span);
+                    if self.opts.keep_moves {
+                        cur.variation_moves.push(Vec::new());
+                        cur.waiting_comments.clear();
+                    }
                 }
             }
             Event::EndVariation { .. } => {
                 if let Some(cur) = self.cur.as_mut() {
                     if let Some(parent) = cur.saved.pop() {
                         cur.line = parent;
+                        if let Some(moves) = cur.variation_moves.pop() {
+                            cur.waiting_comments.clear();
+                            if let Some(m) = cur.last_kept().filter(|_| !moves.is_empty()) {
+                                m.variations.push(moves);
+                            }
+                        }
                     }
                 }
             }
@@ -383,6 +456,7 @@ impl Builder {
                 tags: Vec::new(),
                 start: start.clone(),
                 moves: Vec::new(),
+                comments: Vec::new(),
                 plies: 0,
                 result: None,
                 end: start.clone(),
@@ -409,6 +483,10 @@ impl Builder {
             pending: None,
             result_written: None,
             legend_noted: false,
+            tag_spans: Vec::new(),
+            coordinates_noted: false,
+            variation_moves: Vec::new(),
+            waiting_comments: Vec::new(),
         });
     }
 
@@ -522,6 +600,9 @@ impl Builder {
         while let Some(parent) = cur.saved.pop() {
             cur.line = parent;
         }
+        cur.variation_moves.clear();
+        let waiting = std::mem::take(&mut cur.waiting_comments);
+        cur.game.comments.extend(waiting);
         if cur.game.readable {
             if let Some(d) = cur.pending.take() {
                 if matches!(cur.line.sync, Sync::Yes) {
@@ -570,7 +651,42 @@ fn normalize_result(r: &str) -> String {
     }
 }
 
+/// `g1f3`, `e7e8q`: a move written as two squares without a separator,
+/// as engines write it.
+fn is_coordinate_move(text: &str) -> bool {
+    let b = text.as_bytes();
+    let square = |i: usize| {
+        b.get(i).is_some_and(u8::is_ascii_lowercase)
+            && b.get(i + 1).is_some_and(u8::is_ascii_digit)
+    };
+    (4..=6).contains(&b.len()) && square(0) && (square(2) || square(3)) && !text.contains(['-', 'x', ':'])
+}
+
 impl Current {
+    /// Keeps a move played on the current line (with `keep_moves`), the
+    /// comments waiting for it before it.
+    fn keep(&mut self, mut m: PlayedMove) {
+        m.before = std::mem::take(&mut self.waiting_comments);
+        let list = if self.line.main {
+            &mut self.game.moves
+        } else {
+            match self.variation_moves.last_mut() {
+                Some(l) => l,
+                None => return,
+            }
+        };
+        list.push(m);
+    }
+
+    /// The last move kept on the current line.
+    fn last_kept(&mut self) -> Option<&mut PlayedMove> {
+        if self.line.main {
+            self.game.moves.last_mut()
+        } else {
+            self.variation_moves.last_mut()?.last_mut()
+        }
+    }
+
     fn on_move(&mut self, text: &str, span: Span, opts: &Options) {
         self.line.written += 1;
         if self.line.main {
@@ -596,7 +712,7 @@ impl Current {
         let pos = &self.line.pos;
         let at = label(pos);
         if let Some((n, black, nspan)) = self.line.number.take() {
-            if n != pos.fullmove || (black && pos.turn == Color::White) {
+            if n != pos.fullmove || black != (pos.turn == Color::Black) {
                 let written = format!("{n}{}", if black { "..." } else { "." });
                 self.game.issues.push(
                     Issue::warning(
@@ -614,6 +730,16 @@ impl Current {
         }
         let parsed = match san::parse_text(text) {
             Ok(p) => p,
+            Err(_) if is_null_move(text) => {
+                let issue = Issue::error(
+                    IssueKind::UnparsableMove,
+                    span,
+                    format!("{text:?} is a null move (a pass, as databases and engines write one): no variant here lets a side pass, so the game cannot be followed past it"),
+                )
+                .expected(format!("a move for {}", side(pos.turn)))
+                .found(text);
+                return self.fail(issue, &at, span);
+            }
             Err(e) => {
                 // The caret goes under the whole token; the message says
                 // where in it the trouble starts.
@@ -693,11 +819,22 @@ impl Current {
                     .rule(rule)
             });
         }
-        if self.line.main && opts.keep_moves {
-            self.game.moves.push(PlayedMove {
-                mv,
-                written: text.to_string(),
-            });
+        if is_coordinate_move(text) && !self.coordinates_noted {
+            self.coordinates_noted = true;
+            let taken = pos.move_text(&mv);
+            self.game.issues.push(
+                Issue::note(
+                    IssueKind::Notation,
+                    span,
+                    format!("{text:?} read as a coordinate move (from square, to square, promotion), taken for {taken}; later moves written so are read the same way"),
+                )
+                .found(taken),
+            );
+        }
+        if opts.keep_moves {
+            let mut kept = PlayedMove::new(mv, text);
+            kept.nags.extend(parsed.glyph.and_then(glyph_nag));
+            self.keep(kept);
         }
         let before = std::mem::replace(&mut self.line.pos, after);
         self.line.history.push(before);
@@ -817,11 +954,8 @@ impl Current {
                 self.line.history.push(*before);
                 self.line.pos = after;
                 self.line.sync = Sync::Yes;
-                if self.line.main && opts.keep_moves {
-                    self.game.moves.push(PlayedMove {
-                        mv: one.clone(),
-                        written: taken,
-                    });
+                if opts.keep_moves {
+                    self.keep(PlayedMove::new(one.clone(), taken));
                 }
                 self.line.number = None;
                 for (t, s) in following {

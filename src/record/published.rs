@@ -35,12 +35,15 @@ pub fn classify(word: &str) -> WordClass {
     if san::parse_text(word).is_ok() {
         return WordClass::Move;
     }
+    if word == "Z0" {
+        return WordClass::Attempt;
+    }
     let first = word.chars().next().unwrap_or(' ');
     let starts = "KQRBNPFWO0".contains(first) || first.is_ascii_lowercase();
     let has_digit = word.bytes().any(|b| b.is_ascii_digit());
     let alphabet = word
         .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "-x:/=+#!?@".contains(c));
+        .all(|c| c.is_ascii_alphanumeric() || "-x:/=+#!?@;".contains(c));
     let mut run = 0;
     let mut prose_run = false;
     for c in word.chars() {

@@ -2,7 +2,7 @@
 //! after a ply, and JSON of moves and positions. Everything written reads
 //! back (the round-trip tests in tests/records.rs).
 
-use super::game::Game;
+use super::game::{Game, PlayedMove};
 use crate::color::Color;
 use crate::position::Position;
 use crate::render::{ascii, Options};
@@ -54,10 +54,11 @@ fn result_text(game: &Game) -> String {
 }
 
 /// Canonical PGN: the seven tag roster, the record's other tags, then
-/// `Variant` (unless FIDE chess) and `SetUp`/`FEN` (unless the game starts
-/// from the variant's start position); the main line in canonical
-/// notation with check marks, 80 columns wide. Comments and variations are
-/// not carried over.
+/// `Variant` (unless FIDE chess; the name other programs use, see
+/// `Variant::tag`) and `SetUp`/`FEN` (unless the game starts from the
+/// variant's start position); the main line in canonical notation with
+/// check marks, the comments, NAGs and variations read with it, 80
+/// columns wide.
 pub fn pgn(game: &Game) -> String {
     let result = result_text(game);
     let mut out = String::new();
@@ -83,42 +84,126 @@ pub fn pgn(game: &Game) -> String {
         }
     }
     if game.variant != Variant::Chess {
-        out.push_str(&format!("[Variant \"{}\"]\n", game.variant.spec().title));
+        out.push_str(&format!("[Variant \"{}\"]\n", game.variant.tag()));
     }
     if game.start != Position::start(game.variant) {
         out.push_str("[SetUp \"1\"]\n");
         out.push_str(&format!("[FEN \"{}\"]\n", game.start.to_text()));
     }
     out.push('\n');
-    let mut words = Vec::new();
-    let mut pos = game.start.clone();
-    for (i, m) in game.moves.iter().enumerate() {
-        // A move number stays on the line of its move.
-        let number = if pos.turn == Color::White {
-            format!("{}. ", pos.fullmove)
-        } else if i == 0 {
-            format!("{}... ", pos.fullmove)
-        } else {
-            String::new()
-        };
-        words.push(format!("{number}{}", pos.move_text(&m.mv)));
-        pos = pos.play_unchecked(&m.mv);
-    }
+    let mut words: Vec<String> = game.comments.iter().map(|c| comment(c)).collect();
+    movetext(&game.start, &game.moves, &mut words);
     words.push(result);
     let mut line = String::new();
     for w in words {
-        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+        let glue = line.ends_with('(') || w == ")";
+        if !line.is_empty() && !glue && line.len() + 1 + w.len() > 79 {
             out.push_str(&line);
             out.push('\n');
             line.clear();
         }
-        if !line.is_empty() {
+        if !line.is_empty() && !glue {
             line.push(' ');
         }
         line.push_str(&w);
     }
     out.push_str(&line);
     out.push_str("\n\n");
+    out
+}
+
+/// A comment in braces; a `}` inside would close it, so it is written `)`.
+fn comment(text: &str) -> String {
+    format!("{{{}}}", text.replace('}', ")"))
+}
+
+/// The words of a line of moves from `pos`: move numbers, moves,
+/// comments, NAGs and, after each move, its variations in parentheses.
+fn movetext(pos: &Position, moves: &[PlayedMove], words: &mut Vec<String>) {
+    let mut pos = pos.clone();
+    // Black's move needs its number at the start of a line, and after
+    // a comment or a variation.
+    let mut number_due = true;
+    for m in moves {
+        words.extend(m.before.iter().map(|c| comment(c)));
+        number_due |= !m.before.is_empty();
+        let number = if pos.turn == Color::White {
+            format!("{}. ", pos.fullmove)
+        } else if number_due {
+            format!("{}... ", pos.fullmove)
+        } else {
+            String::new()
+        };
+        // A move number stays on the line of its move.
+        words.push(format!("{number}{}", pos.move_text(&m.mv)));
+        words.extend(m.nags.iter().map(|n| format!("${n}")));
+        words.extend(m.after.iter().map(|c| comment(c)));
+        for v in &m.variations {
+            words.push("(".to_string());
+            movetext(&pos, v, words);
+            words.push(")".to_string());
+        }
+        number_due = !m.after.is_empty() || !m.variations.is_empty();
+        pos = pos.play_unchecked(&m.mv);
+    }
+}
+
+/// A score as published text, as `verify` reads it back: a heading, the
+/// Variant tag (unless FIDE chess), the start as a diagram, the moves a
+/// numbered line each move, a diagram every `every` moves and at the end,
+/// and the result. Comments are written in parentheses.
+pub fn text(game: &Game, every: usize) -> String {
+    let mut out = String::new();
+    let name = |t: &str| game.tag(t).filter(|v| !v.is_empty() && *v != "?");
+    let title = match (name("White"), name("Black")) {
+        (Some(w), Some(b)) => format!("{w} - {b}"),
+        _ => name("Event").unwrap_or("A game").to_string(),
+    };
+    out.push_str(&format!("{title}, {}\n\n", game.variant.spec().title));
+    if game.variant != Variant::Chess {
+        out.push_str(&format!("[Variant \"{}\"]\n\n", game.variant.tag()));
+    }
+    let diagram = |pos: &Position| {
+        let mut d = ascii::board(&pos.board, Options::default());
+        d.push_str(&format!("\n{} to move\n\n", pos.turn));
+        d
+    };
+    let mut pos = game.start.clone();
+    out.push_str(&diagram(&pos));
+    let mut line = String::new();
+    for (i, m) in game.moves.iter().enumerate() {
+        if pos.turn == Color::White || i == 0 {
+            if !line.is_empty() {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            let dots = if pos.turn == Color::White { "." } else { "..." };
+            line.push_str(&format!("{}{dots}", pos.fullmove));
+        }
+        line.push(' ');
+        line.push_str(&pos.move_text(&m.mv));
+        for c in m.before.iter().chain(&m.after) {
+            line.push_str(&format!(" ({})", c.replace(['(', ')'], "")));
+        }
+        pos = pos.play_unchecked(&m.mv);
+        let moves_done = i + 1 == game.moves.len();
+        if every > 0 && (i + 1) % (2 * every) == 0 && !moves_done {
+            out.push_str(&line);
+            out.push_str("\n\n");
+            line.clear();
+            out.push_str(&diagram(&pos));
+        }
+    }
+    if !line.is_empty() {
+        out.push_str(&line);
+        out.push_str("\n\n");
+    }
+    if !game.moves.is_empty() {
+        out.push_str(&diagram(&pos));
+    }
+    out.push_str(&result_text(game));
+    out.push('\n');
     out
 }
 
