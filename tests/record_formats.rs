@@ -185,3 +185,189 @@ fn random_games_of_every_variant_round_trip_through_pgn_and_published_text() {
         }
     }
 }
+
+/// A variation after a Building turn whose placement is off the grid:
+/// `(0,1)` never opens a variation, `(1. d3 @(0,5))` does.
+#[test]
+fn coordinate_squares_never_open_a_variation() {
+    let text = "[Variant \"Building Chess\"]\n\n1. e3 @(0,1) (1. d3 @(0,5)) 1... a3 @(0,2) 2. Ra1-(0,1) @(0,3) *\n";
+    let opts = Options {
+        keep_moves: true,
+        ..Options::default()
+    };
+    let g = &read(text, Format::Pgn, &opts)[0];
+    assert!(g.is_sound() && g.issues.is_empty(), "{:?}", problems(g));
+    assert_eq!(g.moves.len(), 3);
+    assert_eq!(g.moves[0].variations.len(), 1);
+    assert!(writer::pgn(g).contains("1. e3 @(0,1) (1. d3 @(0,5)) 1... a3 @(0,2) 2. R(0,1) @(0,3) *"));
+    // The same in published text, where a parenthesis is commentary.
+    let text = "Building Chess\n\n1. e3 @(0,1) a3 @(0,2) (a fine square) 2. Ra1-(0,1)@(0,3)\n";
+    let opts = Options {
+        variant: Some(Variant::Building),
+        ..Options::default()
+    };
+    let g = &read(text, Format::Published, &opts)[0];
+    assert!(g.is_sound() && g.issues.is_empty(), "{:?}", problems(g));
+    assert_eq!(g.plies, 3);
+}
+
+// ---- a played game as a record (deliverable 2) ---------------------------
+
+fn in_dir(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = postal()
+        .current_dir(dir)
+        .env("POSTAL_NOW", "2025-03-01T09:00:00Z")
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+/// Runs fixtures/records/pgn_check.py: python-chess and pyffish load the
+/// games of the PGN file and end where postal does (`ends`, one for each
+/// game). Missing packages fail with the install line.
+fn python_agrees(pgn: &std::path::Path, variant: &str, ends: &[String]) {
+    let script = format!(
+        "{}/fixtures/records/pgn_check.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(variant)
+        .arg(pgn)
+        .args(ends)
+        .output()
+        .expect("python3 runs (the mail tests need it too)");
+    let said = String::from_utf8_lossy(&out.stdout);
+    match out.status.code() {
+        Some(0) => {}
+        Some(3) => panic!(
+            "a Python package is missing: {said} (run `python3 -m pip install chess pyffish`, as .ci/run does)"
+        ),
+        _ => panic!(
+            "{variant}: {said}{}\n{}",
+            String::from_utf8_lossy(&out.stderr),
+            std::fs::read_to_string(pgn).unwrap()
+        ),
+    }
+}
+
+/// Issue 17, deliverable 2: a game file verifies, converts to every form
+/// (with --ply) and shows as PGN and HTML; its PGN has the roster, the
+/// time control, the comments and the acts, reads back sound, and loads
+/// in python-chess and Fairy-Stockfish.
+#[test]
+fn a_played_game_is_a_record_everywhere_a_record_is_read() {
+    let dir = scratch("played");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    in_dir(
+        &dir,
+        &[
+            "new", "chess", "-o", "game.json", "--white", "Ana <ana@example.org>", "--black",
+            "Ben <ben@example.org>", "--time-control", "3d",
+        ],
+    );
+    for args in [
+        &["move", "game.json", "e4", "--comment", "best by test"][..],
+        &["draw", "offer", "game.json", "--as", "black"],
+        &["move", "game.json", "e5"],
+        &["move", "game.json", "Nf3"],
+        &["takeback", "request", "game.json", "--as", "white"],
+        &["takeback", "accept", "game.json", "--as", "black"],
+        &["move", "game.json", "Nc3"],
+        &["move", "game.json", "Nf6"],
+    ] {
+        in_dir(&dir, args);
+    }
+    let report = in_dir(&dir, &["verify", "game.json"]);
+    assert!(report.starts_with("verified 1 game in 1 file: 1 sound"), "{report}");
+    let pgn = in_dir(&dir, &["convert", "game.json", "--to", "pgn"]);
+    for part in [
+        "[Event \"FIDE chess by mail\"]\n[Site \"?\"]\n[Date \"2025.03.01\"]\n[Round \"-\"]\n[White \"Ana\"]\n[Black \"Ben\"]\n[Result \"*\"]\n[TimeControl \"1/259200\"]\n",
+        "1. e4 {best by test} {Black offers a draw} 1... e5",
+        "{White asks to take back a move} {Black agrees to take back Nf3} 2. Nc3 Nf6 *",
+    ] {
+        assert!(pgn.contains(part), "{part:?} missing:\n{pgn}");
+    }
+    assert_eq!(in_dir(&dir, &["show", "game.json", "--format", "pgn"]), pgn);
+    std::fs::write(dir.join("game.pgn"), &pgn).unwrap();
+    let report = in_dir(&dir, &["verify", "game.pgn"]);
+    assert!(report.contains("1 sound, 0 unsound"), "{report}");
+    let end = in_dir(&dir, &["show", "game.json", "--format", "fen"]);
+    assert_eq!(in_dir(&dir, &["convert", "game.json", "--to", "fen"]), end);
+    assert_eq!(
+        in_dir(&dir, &["convert", "game.json", "--to", "fen", "--ply", "1"]),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
+    );
+    let ascii = in_dir(&dir, &["convert", "game.json", "--to", "ascii", "--ply", "2"]);
+    assert!(ascii.contains(" p p p p . p p p  7"), "{ascii}");
+    let json = in_dir(&dir, &["convert", "game.json", "--to", "json"]);
+    assert!(json.contains("\"written\": \"e4\"") && json.contains("postal-record/1"), "{json}");
+    let svg = in_dir(&dir, &["convert", "game.json", "--to", "svg", "--ply", "3"]);
+    assert!(svg.starts_with("<svg") || svg.contains("<svg"), "{svg:.80}");
+    in_dir(&dir, &["convert", "game.json", "--to", "png", "-o", "board.png"]);
+    assert!(std::fs::read(dir.join("board.png")).unwrap().starts_with(b"\x89PNG"));
+    for page in [
+        in_dir(&dir, &["convert", "game.json", "--to", "html", "--ply", "2"]),
+        in_dir(&dir, &["show", "game.json", "--format", "html", "--ply", "2"]),
+    ] {
+        assert!(page.contains("<html") && page.contains("Nc3"), "{page:.200}");
+    }
+    python_agrees(&dir.join("game.pgn"), "chess", &[end.trim().to_string()]);
+
+    // Gardner from a position of its own, ended by resignation: Variant
+    // "gardner", SetUp and FEN; python-chess reads it, pyffish plays it.
+    in_dir(
+        &dir,
+        &[
+            "new", "gardner", "-o", "mini.json", "--position", "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1",
+            "--time-control", "10d+1d",
+        ],
+    );
+    for args in [
+        &["move", "mini.json", "c3"][..],
+        &["move", "mini.json", "a3"],
+        &["move", "mini.json", "Qb3"],
+        &["move", "mini.json", "cxb3"],
+        &["resign", "mini.json", "--as", "white"],
+    ] {
+        in_dir(&dir, args);
+    }
+    let pgn = in_dir(&dir, &["show", "mini.json", "--format", "pgn"]);
+    for part in [
+        "[Result \"0-1\"]",
+        "[TimeControl \"864000+86400\"]",
+        "[Variant \"gardner\"]",
+        "2. Qb3 cxb3 {White resigns} {Game over: 0-1",
+    ] {
+        assert!(pgn.contains(part), "{part:?} missing:\n{pgn}");
+    }
+    std::fs::write(dir.join("mini.pgn"), &pgn).unwrap();
+    assert!(in_dir(&dir, &["verify", "mini.pgn"]).contains("1 sound"));
+    let end = in_dir(&dir, &["show", "mini.json", "--format", "fen"]);
+    python_agrees(&dir.join("mini.pgn"), "gardner", &[end.trim().to_string()]);
+}
+
+/// Deliverable 2 for random games: chess and Gardner PGN written by postal
+/// load in python-chess and pyffish and end in the same position.
+#[test]
+fn random_chess_and_gardner_pgn_load_in_python_chess_and_fairy_stockfish() {
+    for (v, name) in [(Variant::Chess, "chess"), (Variant::Gardner, "gardner")] {
+        let start = Position::start(v);
+        let mut file = String::new();
+        let mut ends = Vec::new();
+        for seed in 0..4 {
+            let moves = random_game(&start, 60, &mut Rng::new(1717 + seed));
+            let g = record(&start, &moves, name);
+            file.push_str(&writer::pgn(&g));
+            ends.push(g.end.to_text());
+        }
+        let path = scratch(&format!("random-{name}.pgn"));
+        std::fs::write(&path, file).unwrap();
+        python_agrees(&path, name, &ends);
+    }
+}

@@ -57,6 +57,17 @@ pub fn classify(word: &str) -> WordClass {
     }
 }
 
+/// `2025-03-01T09:00:00Z`: the time of a move, as `postal history`
+/// prints it; skipped inside a score.
+fn is_timestamp(word: &str) -> bool {
+    let b = word.as_bytes();
+    b.len() >= 10
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[5..7].iter().all(u8::is_ascii_digit)
+        && b[7] == b'-'
+}
+
 fn is_move_like(tok: &Token) -> bool {
     matches!(tok.kind, TokenKind::Word(w) if !is_number(w) && classify(w) != WordClass::Prose)
 }
@@ -131,6 +142,7 @@ pub fn read<'a>(text: &'a str, sink: &mut dyn FnMut(Event<'a>)) {
                 let runs_into_prose = toks.get(j + 1).is_some_and(|next| {
                     matches!(next.kind, TokenKind::Word(w) if w.chars().any(char::is_alphabetic)
                         && !is_en_passant_mark(w)
+                        && !is_timestamp(w)
                         && classify(w) == WordClass::Prose)
                         && !text[toks[j].span.end..next.span.start].contains('\n')
                 });
@@ -152,7 +164,7 @@ pub fn read<'a>(text: &'a str, sink: &mut dyn FnMut(Event<'a>)) {
                 });
                 in_score = true;
             }
-            TokenKind::Word(w) if in_score && is_en_passant_mark(w) => {}
+            TokenKind::Word(w) if in_score && (is_en_passant_mark(w) || is_timestamp(w)) => {}
             TokenKind::Word(w) => {
                 if in_score && is_number(w) {
                     sink(Event::Issue(
