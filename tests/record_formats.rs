@@ -371,3 +371,196 @@ fn random_chess_and_gardner_pgn_load_in_python_chess_and_fairy_stockfish() {
         python_agrees(&path, name, &ends);
     }
 }
+
+// ---- the quirks of real PGN files (deliverable 4) -------------------------
+
+/// The games of a text read as a file named `path` would be (format
+/// guessed, PGN streamed game by game).
+fn read_as(path: &str, text: &str) -> Vec<Game> {
+    let mut out = Vec::new();
+    verify::read(path, text.as_bytes(), None, &Options::default(), &mut |g, _| out.push(g))
+        .unwrap();
+    out
+}
+
+fn kinds(g: &Game) -> Vec<(&'static str, Severity, usize, usize)> {
+    g.issues
+        .iter()
+        .map(|i| (i.kind.as_str(), i.severity, i.location.line, i.location.column))
+        .collect()
+}
+
+#[test]
+fn a_byte_order_mark_starts_no_game_of_its_own() {
+    let text = "\u{feff}[Event \"a\"]\r\n\r\n1. e4 *\r\n\r\n[Event \"b\"]\r\n\r\n1. d4 *\r\n";
+    // As .pgn, and as a file whose format is guessed from its first line.
+    for path in ["bom.pgn", "bom.txt"] {
+        let games = read_as(path, text);
+        assert_eq!(games.len(), 2, "{path}");
+        assert_eq!(games[0].tag("Event"), Some("a"));
+        assert_eq!(games[1].tag("Event"), Some("b"));
+        assert!(games.iter().all(|g| g.is_sound() && g.issues.is_empty()));
+        assert_eq!(games[1].location.line, 5);
+    }
+}
+
+#[test]
+fn a_tag_section_without_moves_is_a_game_of_its_own_with_a_warning() {
+    let text = "[Event \"a\"]\n[White \"X\"]\n\n[Event \"b\"]\n[White \"Y\"]\n\n1. e4 e5 *\n";
+    let games = read_as("t.pgn", text);
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        (games[0].tag("White"), games[0].plies),
+        (Some("X"), 0)
+    );
+    assert_eq!(kinds(&games[0]), vec![("tag", Severity::Warning, 1, 1)]);
+    assert!(games[0].issues[0].message.contains("without moves"));
+    assert_eq!((games[1].tag("White"), games[1].plies), (Some("Y"), 2));
+    assert!(games[1].issues.is_empty(), "{:?}", games[1].issues);
+    // The same when the reader is handed the whole text at once.
+    let mut begun = 0;
+    pgn::read(text, &mut |e| begun += matches!(e, Event::BeginGame { .. }) as usize);
+    assert_eq!(begun, 2);
+}
+
+#[test]
+fn a_repeated_tag_is_a_warning_naming_both_lines() {
+    let text = "[White \"A\"]\n[Black \"B\"]\n[white \"C\"]\n\n1. e4 *\n";
+    let g = &read_as("d.pgn", text)[0];
+    assert_eq!(kinds(g), vec![("tag", Severity::Warning, 3, 9)]);
+    assert_eq!(g.issues[0].related_line, Some(1));
+    assert_eq!(g.tag("White"), Some("A"));
+    assert!(g.is_sound());
+    let path = scratch("repeated.pgn");
+    std::fs::write(&path, text).unwrap();
+    let out = postal().arg("verify").arg(&path).assert().success();
+    let report = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        report.contains("repeated.pgn:3:9: warning: the tag white is given again")
+            && report.contains("= first given on: line 1"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_move_number_for_the_wrong_side_is_a_warning() {
+    let g = &read_as("n.pgn", "1. e4 1. e5 2. Nf3 *\n")[0];
+    assert_eq!(kinds(g), vec![("move-number", Severity::Warning, 1, 7)]);
+    assert!(g.issues[0].message.contains("Black's move 1..."));
+    assert_eq!((g.plies, g.is_sound()), (3, true));
+}
+
+#[test]
+fn escape_lines_and_semicolon_comments_are_read_and_kept() {
+    let text = "% exported by a database\n[Event \"x\"]\n\n1. e4 ; the king's pawn\n% another escape\ne5 2. Nf3 *\n";
+    let opts = Options {
+        keep_moves: true,
+        ..Options::default()
+    };
+    let g = &read(text, Format::Pgn, &opts)[0];
+    assert!(g.is_sound() && g.issues.is_empty(), "{:?}", g.issues);
+    assert_eq!(g.plies, 3);
+    assert!(writer::pgn(g).contains("1. e4 {the king's pawn} 1... e5 2. Nf3 *"));
+}
+
+#[test]
+fn null_moves_are_a_clear_error() {
+    for (text, col) in [("1. e4 -- 2. d4 *", 7), ("1. e4 Z0 2. d4 *", 7), ("1. e4 e5 2. -- d5 *", 13)] {
+        let g = &read_as("z.pgn", text)[0];
+        let e = &g.issues[0];
+        assert_eq!(
+            (e.kind, e.severity, e.location.line, e.location.column),
+            (IssueKind::UnparsableMove, Severity::Error, 1, col),
+            "{text}"
+        );
+        assert!(e.message.contains("is a null move"), "{}", e.message);
+    }
+    // In published text too (`Z0`; `--` there is a dash of prose).
+    let g = &read_as("z.txt", "A game: 1. e4 Z0 2. d4\n")[0];
+    assert_eq!(g.issues[0].kind, IssueKind::UnparsableMove);
+    assert!(g.issues[0].message.contains("is a null move"));
+}
+
+#[test]
+fn coordinate_moves_without_a_separator_are_read_with_a_note() {
+    let g = &read_as("c.pgn", "1. g1f3 e7e5 2. e2e4 *\n")[0];
+    assert_eq!(kinds(g), vec![("notation", Severity::Note, 1, 4)]);
+    assert!(g.issues[0].message.contains("taken for Nf3"), "{}", g.issues[0].message);
+    assert_eq!((g.plies, g.is_sound()), (3, true));
+    // A promotion, with the check mark engines leave out (a warning).
+    let text = "[FEN \"4k3/P7/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. a7a8q Kd7 *\n";
+    let g = &read_as("q.pgn", text)[0];
+    assert!(g.is_sound(), "{:?}", g.issues);
+    let note = g.issues.iter().find(|i| i.kind == IssueKind::Notation).unwrap();
+    assert!(note.message.contains("taken for a8=Q+"), "{}", note.message);
+}
+
+// ---- Game Courier's `;` (deliverable 5) -----------------------------------
+
+#[test]
+fn game_courier_parts_joined_by_semicolons_are_one_turn() {
+    let building = Options {
+        variant: Some(Variant::Building),
+        ..Options::default()
+    };
+    // Coordinates without a piece letter, and the placement as a part.
+    for text in [
+        "1. b1-c3; @f3 b4xc3;@b6 2. e2-e3; @(0,3)\n",
+        "1. Nb1-c3;@f3 b4xc3; @b6 2. e3 @(0,3)\n",
+    ] {
+        let g = &read(text, Format::Published, &building)[0];
+        assert!(g.is_sound() && g.issues.is_empty(), "{text}: {:?}", problems(g));
+        assert_eq!(g.plies, 3, "{text}");
+    }
+    let pgn = "[Variant \"Building Chess\"]\n\n1. b1-c3; @f3 b4xc3 @b6 *\n";
+    let g = &read(pgn, Format::Pgn, &Options::default())[0];
+    assert!(g.is_sound() && g.issues.is_empty(), "{:?}", problems(g));
+    // Where a turn has one part, the second is refused, never skipped.
+    let g = &read("1. e2-e4; e7-e5 2. Nf3\n", Format::Published, &Options::default())[0];
+    let e = &g.issues[0];
+    assert_eq!(
+        (e.kind, e.location.line, e.location.column, e.location.width),
+        (IssueKind::UnparsableMove, 1, 4, 12)
+    );
+    assert!(e.message.contains("`;` joins the parts of one turn"), "{}", e.message);
+    let g = &read("1. e2-e4;\n", Format::Published, &Options::default())[0];
+    assert_eq!(g.issues[0].kind, IssueKind::UnparsableMove);
+    // And on the command line.
+    postal()
+        .args(["perft", "building", "1", "--moves", "1. b1-c3; @f3 b4xc3; @b6"])
+        .assert()
+        .success();
+    let out = postal()
+        .args(["perft", "chess", "1", "--moves", "1. e2-e4; e7-e5"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("`;` joins the parts of one turn"), "{err}");
+}
+
+// ---- convert keeps what it can (deliverable 6) ----------------------------
+
+#[test]
+fn convert_to_pgn_carries_comments_nags_and_variations_over() {
+    let text = "[Event \"x\"]\n\n{Before} 1. e4 {king's pawn} (1. d4 {queen's pawn} 1... d5 (1... Nf6 $5)) 1... e5! 2. Nf3 $1 {develops} *\n";
+    let path = scratch("commented.pgn");
+    std::fs::write(&path, text).unwrap();
+    let out = postal()
+        .arg("convert")
+        .arg(&path)
+        .args(["--to", "pgn"])
+        .assert()
+        .success();
+    let pgn = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let want = "{Before} 1. e4 {king's pawn} (1. d4 {queen's pawn} 1... d5 (1... Nf6 $5))\n1... e5 $1 2. Nf3 $1 {develops} *\n";
+    assert!(pgn.contains(want), "{pgn}");
+    let again = scratch("commented-again.pgn");
+    std::fs::write(&again, &pgn).unwrap();
+    let out = postal()
+        .arg("convert")
+        .arg(&again)
+        .args(["--to", "pgn"])
+        .assert()
+        .success();
+    assert_eq!(String::from_utf8(out.get_output().stdout.clone()).unwrap(), pgn);
+}

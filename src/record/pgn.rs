@@ -35,6 +35,19 @@ impl State {
     }
 
     fn close<'a>(&mut self, at: Span, sink: Sink<'_, 'a>) {
+        if let (true, false, Some((first, _))) = (self.open, self.movetext, self.tags) {
+            // Tags and no movetext: a game without moves, as python-chess
+            // reads it (not merged into the next game).
+            sink(Event::Issue(
+                Issue::warning(
+                    IssueKind::Tag,
+                    first,
+                    "a tag section without moves: read as a game of its own, with no moves",
+                )
+                .expected("movetext after the tag section, even just a result such as *")
+                .found("no moves"),
+            ));
+        }
         while self.depth > 0 {
             sink(Event::Issue(
                 Issue::error(IssueKind::Syntax, at, "a variation is never closed")
@@ -79,16 +92,7 @@ pub fn read<'a>(text: &'a str, sink: Sink<'_, 'a>) {
                 if let Some((first, end)) = st.tags {
                     if st.open && blank_line_between(&text[end..span.start]) {
                         // Tags, an empty line, tags: the first section is
-                        // a game without moves (as python-chess reads it).
-                        sink(Event::Issue(
-                            Issue::warning(
-                                IssueKind::Tag,
-                                first,
-                                "a tag section without moves: read as a game of its own, with no moves",
-                            )
-                            .expected("movetext after the tag section, even just a result such as *")
-                            .found("another tag section"),
-                        ));
+                        // a game without moves.
                         st.close(span, sink);
                     }
                 }

@@ -38,6 +38,14 @@ pub fn classify(word: &str) -> WordClass {
     if word == "Z0" {
         return WordClass::Attempt;
     }
+    // A move with a second part glued on by the lexer (`e2-e4; e7-e5`,
+    // `Nc3 @z9`) that does not read: an attempt when its first part is.
+    if let Some((head, _)) = word.split_once([';', ' ', '\t']) {
+        return match classify(head) {
+            WordClass::Prose => WordClass::Prose,
+            _ => WordClass::Attempt,
+        };
+    }
     let first = word.chars().next().unwrap_or(' ');
     let starts = "KQRBNPFWO0".contains(first) || first.is_ascii_lowercase();
     let has_digit = word.bytes().any(|b| b.is_ascii_digit());
