@@ -33,9 +33,16 @@ impl FormatArg {
 /// results.
 ///
 /// Reads PGN (tags, comments, variations, NAGs, several games a file,
-/// streamed game by game) and scores printed in prose (move numbers, moves
+/// streamed game by game), scores printed in prose (move numbers, moves
 /// in any notation, commentary in parentheses, ASCII diagrams checked
-/// square by square; a move number going back to 1 starts a new game).
+/// square by square; a move number going back to 1 starts a new game),
+/// and game files (postal-game/1, read as the PGN of the game played).
+/// Every move form `postal moves` prints reads in both (`Nc3 @f3`,
+/// `e3 @(0,3)`, `QKc2-c4`, `Kc5-prison`, `Qd1/g4/g7`), as do Game
+/// Courier's coordinates and parts joined by `;` (`b1-c3; @f3`) and
+/// engines' `g1f3`, `e7e8q` (with a note). A byte-order mark, a tag
+/// section without moves (a game of its own), a repeated tag and a move
+/// number for the wrong side are warnings; null moves (`--`, `Z0`) errors.
 /// Each problem is reported with file:line:col, the source line, a caret,
 /// what was expected and found, and the rule id; a summary line ends the
 /// report. After an error, verification picks the game up again when only
