@@ -46,7 +46,10 @@ fn record(start: &Position, moves: &[Move], white: &str) -> Game {
             ("Black".into(), "Random".into()),
         ],
         start: start.clone(),
-        moves: moves.iter().map(|m| PlayedMove::new(m.clone(), "")).collect(),
+        moves: moves
+            .iter()
+            .map(|m| PlayedMove::new(m.clone(), ""))
+            .collect(),
         comments: Vec::new(),
         plies: moves.len(),
         result: None,
@@ -60,8 +63,10 @@ fn record(start: &Position, moves: &[Move], white: &str) -> Game {
 /// The games of a text read in a format.
 fn read(text: &str, format: Format, opts: &Options) -> Vec<Game> {
     let mut out = Vec::new();
-    verify::read("x", text.as_bytes(), Some(format), opts, &mut |g, _| out.push(g))
-        .unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+    verify::read("x", text.as_bytes(), Some(format), opts, &mut |g, _| {
+        out.push(g)
+    })
+    .unwrap_or_else(|e| panic!("{e:?}\n{text}"));
     out
 }
 
@@ -111,12 +116,10 @@ fn corrupted_copy_is_refused(
     let spans = move_spans(text, format);
     assert_eq!(spans.len(), texts.len(), "{format:?}: moves read\n{text}");
     let pos = &positions[k];
-    let Some(bad) = texts.iter().find(|t| {
-        matches!(
-            pos.parse_move(t),
-            Err(postal::MoveError::Illegal { .. })
-        )
-    }) else {
+    let Some(bad) = texts
+        .iter()
+        .find(|t| matches!(pos.parse_move(t), Err(postal::MoveError::Illegal { .. })))
+    else {
         return false;
     };
     let span = spans[k];
@@ -199,7 +202,9 @@ fn coordinate_squares_never_open_a_variation() {
     assert!(g.is_sound() && g.issues.is_empty(), "{:?}", problems(g));
     assert_eq!(g.moves.len(), 3);
     assert_eq!(g.moves[0].variations.len(), 1);
-    assert!(writer::pgn(g).contains("1. e3 @(0,1) (1. d3 @(0,5)) 1... a3 @(0,2) 2. R(0,1) @(0,3) *"));
+    assert!(
+        writer::pgn(g).contains("1. e3 @(0,1) (1. d3 @(0,5)) 1... a3 @(0,2) 2. R(0,1) @(0,3) *")
+    );
     // The same in published text, where a parenthesis is commentary.
     let text = "Building Chess\n\n1. e3 @(0,1) a3 @(0,2) (a fine square) 2. Ra1-(0,1)@(0,3)\n";
     let opts = Options {
@@ -267,8 +272,16 @@ fn a_played_game_is_a_record_everywhere_a_record_is_read() {
     in_dir(
         &dir,
         &[
-            "new", "chess", "-o", "game.json", "--white", "Ana <ana@example.org>", "--black",
-            "Ben <ben@example.org>", "--time-control", "3d",
+            "new",
+            "chess",
+            "-o",
+            "game.json",
+            "--white",
+            "Ana <ana@example.org>",
+            "--black",
+            "Ben <ben@example.org>",
+            "--time-control",
+            "3d",
         ],
     );
     for args in [
@@ -284,7 +297,10 @@ fn a_played_game_is_a_record_everywhere_a_record_is_read() {
         in_dir(&dir, args);
     }
     let report = in_dir(&dir, &["verify", "game.json"]);
-    assert!(report.starts_with("verified 1 game in 1 file: 1 sound"), "{report}");
+    assert!(
+        report.starts_with("verified 1 game in 1 file: 1 sound"),
+        "{report}"
+    );
     let pgn = in_dir(&dir, &["convert", "game.json", "--to", "pgn"]);
     for part in [
         "[Event \"FIDE chess by mail\"]\n[Site \"?\"]\n[Date \"2025.03.01\"]\n[Round \"-\"]\n[White \"Ana\"]\n[Black \"Ben\"]\n[Result \"*\"]\n[TimeControl \"1/259200\"]\n",
@@ -303,19 +319,39 @@ fn a_played_game_is_a_record_everywhere_a_record_is_read() {
         in_dir(&dir, &["convert", "game.json", "--to", "fen", "--ply", "1"]),
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
     );
-    let ascii = in_dir(&dir, &["convert", "game.json", "--to", "ascii", "--ply", "2"]);
+    let ascii = in_dir(
+        &dir,
+        &["convert", "game.json", "--to", "ascii", "--ply", "2"],
+    );
     assert!(ascii.contains(" p p p p . p p p  7"), "{ascii}");
     let json = in_dir(&dir, &["convert", "game.json", "--to", "json"]);
-    assert!(json.contains("\"written\": \"e4\"") && json.contains("postal-record/1"), "{json}");
+    assert!(
+        json.contains("\"written\": \"e4\"") && json.contains("postal-record/1"),
+        "{json}"
+    );
     let svg = in_dir(&dir, &["convert", "game.json", "--to", "svg", "--ply", "3"]);
     assert!(svg.starts_with("<svg") || svg.contains("<svg"), "{svg:.80}");
-    in_dir(&dir, &["convert", "game.json", "--to", "png", "-o", "board.png"]);
-    assert!(std::fs::read(dir.join("board.png")).unwrap().starts_with(b"\x89PNG"));
+    in_dir(
+        &dir,
+        &["convert", "game.json", "--to", "png", "-o", "board.png"],
+    );
+    assert!(std::fs::read(dir.join("board.png"))
+        .unwrap()
+        .starts_with(b"\x89PNG"));
     for page in [
-        in_dir(&dir, &["convert", "game.json", "--to", "html", "--ply", "2"]),
-        in_dir(&dir, &["show", "game.json", "--format", "html", "--ply", "2"]),
+        in_dir(
+            &dir,
+            &["convert", "game.json", "--to", "html", "--ply", "2"],
+        ),
+        in_dir(
+            &dir,
+            &["show", "game.json", "--format", "html", "--ply", "2"],
+        ),
     ] {
-        assert!(page.contains("<html") && page.contains("Nc3"), "{page:.200}");
+        assert!(
+            page.contains("<html") && page.contains("Nc3"),
+            "{page:.200}"
+        );
     }
     python_agrees(&dir.join("game.pgn"), "chess", &[end.trim().to_string()]);
 
@@ -324,8 +360,14 @@ fn a_played_game_is_a_record_everywhere_a_record_is_read() {
     in_dir(
         &dir,
         &[
-            "new", "gardner", "-o", "mini.json", "--position", "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1",
-            "--time-control", "10d+1d",
+            "new",
+            "gardner",
+            "-o",
+            "mini.json",
+            "--position",
+            "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1",
+            "--time-control",
+            "10d+1d",
         ],
     );
     for args in [
@@ -378,15 +420,28 @@ fn random_chess_and_gardner_pgn_load_in_python_chess_and_fairy_stockfish() {
 /// guessed, PGN streamed game by game).
 fn read_as(path: &str, text: &str) -> Vec<Game> {
     let mut out = Vec::new();
-    verify::read(path, text.as_bytes(), None, &Options::default(), &mut |g, _| out.push(g))
-        .unwrap();
+    verify::read(
+        path,
+        text.as_bytes(),
+        None,
+        &Options::default(),
+        &mut |g, _| out.push(g),
+    )
+    .unwrap();
     out
 }
 
 fn kinds(g: &Game) -> Vec<(&'static str, Severity, usize, usize)> {
     g.issues
         .iter()
-        .map(|i| (i.kind.as_str(), i.severity, i.location.line, i.location.column))
+        .map(|i| {
+            (
+                i.kind.as_str(),
+                i.severity,
+                i.location.line,
+                i.location.column,
+            )
+        })
         .collect()
 }
 
@@ -409,17 +464,16 @@ fn a_tag_section_without_moves_is_a_game_of_its_own_with_a_warning() {
     let text = "[Event \"a\"]\n[White \"X\"]\n\n[Event \"b\"]\n[White \"Y\"]\n\n1. e4 e5 *\n";
     let games = read_as("t.pgn", text);
     assert_eq!(games.len(), 2);
-    assert_eq!(
-        (games[0].tag("White"), games[0].plies),
-        (Some("X"), 0)
-    );
+    assert_eq!((games[0].tag("White"), games[0].plies), (Some("X"), 0));
     assert_eq!(kinds(&games[0]), vec![("tag", Severity::Warning, 1, 1)]);
     assert!(games[0].issues[0].message.contains("without moves"));
     assert_eq!((games[1].tag("White"), games[1].plies), (Some("Y"), 2));
     assert!(games[1].issues.is_empty(), "{:?}", games[1].issues);
     // The same when the reader is handed the whole text at once.
     let mut begun = 0;
-    pgn::read(text, &mut |e| begun += matches!(e, Event::BeginGame { .. }) as usize);
+    pgn::read(text, &mut |e| {
+        begun += matches!(e, Event::BeginGame { .. }) as usize
+    });
     assert_eq!(begun, 2);
 }
 
@@ -465,7 +519,11 @@ fn escape_lines_and_semicolon_comments_are_read_and_kept() {
 
 #[test]
 fn null_moves_are_a_clear_error() {
-    for (text, col) in [("1. e4 -- 2. d4 *", 7), ("1. e4 Z0 2. d4 *", 7), ("1. e4 e5 2. -- d5 *", 13)] {
+    for (text, col) in [
+        ("1. e4 -- 2. d4 *", 7),
+        ("1. e4 Z0 2. d4 *", 7),
+        ("1. e4 e5 2. -- d5 *", 13),
+    ] {
         let g = &read_as("z.pgn", text)[0];
         let e = &g.issues[0];
         assert_eq!(
@@ -485,13 +543,21 @@ fn null_moves_are_a_clear_error() {
 fn coordinate_moves_without_a_separator_are_read_with_a_note() {
     let g = &read_as("c.pgn", "1. g1f3 e7e5 2. e2e4 *\n")[0];
     assert_eq!(kinds(g), vec![("notation", Severity::Note, 1, 4)]);
-    assert!(g.issues[0].message.contains("taken for Nf3"), "{}", g.issues[0].message);
+    assert!(
+        g.issues[0].message.contains("taken for Nf3"),
+        "{}",
+        g.issues[0].message
+    );
     assert_eq!((g.plies, g.is_sound()), (3, true));
     // A promotion, with the check mark engines leave out (a warning).
     let text = "[FEN \"4k3/P7/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. a7a8q Kd7 *\n";
     let g = &read_as("q.pgn", text)[0];
     assert!(g.is_sound(), "{:?}", g.issues);
-    let note = g.issues.iter().find(|i| i.kind == IssueKind::Notation).unwrap();
+    let note = g
+        .issues
+        .iter()
+        .find(|i| i.kind == IssueKind::Notation)
+        .unwrap();
     assert!(note.message.contains("taken for a8=Q+"), "{}", note.message);
 }
 
@@ -509,25 +575,43 @@ fn game_courier_parts_joined_by_semicolons_are_one_turn() {
         "1. Nb1-c3;@f3 b4xc3; @b6 2. e3 @(0,3)\n",
     ] {
         let g = &read(text, Format::Published, &building)[0];
-        assert!(g.is_sound() && g.issues.is_empty(), "{text}: {:?}", problems(g));
+        assert!(
+            g.is_sound() && g.issues.is_empty(),
+            "{text}: {:?}",
+            problems(g)
+        );
         assert_eq!(g.plies, 3, "{text}");
     }
     let pgn = "[Variant \"Building Chess\"]\n\n1. b1-c3; @f3 b4xc3 @b6 *\n";
     let g = &read(pgn, Format::Pgn, &Options::default())[0];
     assert!(g.is_sound() && g.issues.is_empty(), "{:?}", problems(g));
     // Where a turn has one part, the second is refused, never skipped.
-    let g = &read("1. e2-e4; e7-e5 2. Nf3\n", Format::Published, &Options::default())[0];
+    let g = &read(
+        "1. e2-e4; e7-e5 2. Nf3\n",
+        Format::Published,
+        &Options::default(),
+    )[0];
     let e = &g.issues[0];
     assert_eq!(
         (e.kind, e.location.line, e.location.column, e.location.width),
         (IssueKind::UnparsableMove, 1, 4, 12)
     );
-    assert!(e.message.contains("`;` joins the parts of one turn"), "{}", e.message);
+    assert!(
+        e.message.contains("`;` joins the parts of one turn"),
+        "{}",
+        e.message
+    );
     let g = &read("1. e2-e4;\n", Format::Published, &Options::default())[0];
     assert_eq!(g.issues[0].kind, IssueKind::UnparsableMove);
     // And on the command line.
     postal()
-        .args(["perft", "building", "1", "--moves", "1. b1-c3; @f3 b4xc3; @b6"])
+        .args([
+            "perft",
+            "building",
+            "1",
+            "--moves",
+            "1. b1-c3; @f3 b4xc3; @b6",
+        ])
         .assert()
         .success();
     let out = postal()
@@ -562,5 +646,8 @@ fn convert_to_pgn_carries_comments_nags_and_variations_over() {
         .args(["--to", "pgn"])
         .assert()
         .success();
-    assert_eq!(String::from_utf8(out.get_output().stdout.clone()).unwrap(), pgn);
+    assert_eq!(
+        String::from_utf8(out.get_output().stdout.clone()).unwrap(),
+        pgn
+    );
 }

@@ -153,7 +153,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                 white: p.white.short(crate::color::Color::White),
                 black: p.black.short(crate::color::Color::Black),
                 result: game.result().map(|e| e.to_string()),
-                details: record.tag("TimeControl").map(|t| format!("Time control {t} (seconds)")).into_iter().collect(),
+                details: record
+                    .tag("TimeControl")
+                    .map(|t| format!("Time control {t} (seconds)"))
+                    .into_iter()
+                    .collect(),
                 start_ply: ply,
             };
             render::html::game(&record.start, &moves, &info, &opts)

@@ -32,7 +32,10 @@ pub fn run(_args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             fresh
         });
         let written = if v == Variant::Chess {
-            format!("[Variant \"{}\"] (not written: PGN without the tag is FIDE chess)", v.tag())
+            format!(
+                "[Variant \"{}\"] (not written: PGN without the tag is FIDE chess)",
+                v.tag()
+            )
         } else {
             format!("[Variant \"{}\"]", v.tag())
         };

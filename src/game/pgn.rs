@@ -33,16 +33,25 @@ pub fn record(game: &Game) -> Record {
     let positions = game.positions();
     let name = |side: Color| {
         let p = file.players.get(side);
-        p.name.clone().or_else(|| p.email.clone()).unwrap_or("?".into())
+        p.name
+            .clone()
+            .or_else(|| p.email.clone())
+            .unwrap_or("?".into())
     };
     let result = file
         .result
         .as_ref()
         .map_or("*".to_string(), |e| e.result.clone());
     let mut tags = vec![
-        ("Event".to_string(), format!("{} by mail", game.variant().spec().title)),
+        (
+            "Event".to_string(),
+            format!("{} by mail", game.variant().spec().title),
+        ),
         ("Site".to_string(), "?".to_string()),
-        ("Date".to_string(), file.created.format("%Y.%m.%d").to_string()),
+        (
+            "Date".to_string(),
+            file.created.format("%Y.%m.%d").to_string(),
+        ),
         ("Round".to_string(), "-".to_string()),
         ("White".to_string(), name(Color::White)),
         ("Black".to_string(), name(Color::Black)),

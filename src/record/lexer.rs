@@ -174,10 +174,7 @@ impl<'a> Lexer<'a> {
         let fits = if part.starts_with('@') {
             part_len > 1 && (semicolon || self.mode == Mode::Pgn || is_move(word))
         } else {
-            semicolon
-                && self.mode == Mode::Published
-                && part_len > 0
-                && is_move(&part[..part_len])
+            semicolon && self.mode == Mode::Published && part_len > 0 && is_move(&part[..part_len])
         };
         if fits {
             at + part_len

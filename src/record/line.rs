@@ -104,8 +104,7 @@ pub(super) fn normalize_result(r: &str) -> String {
 fn is_coordinate_move(text: &str) -> bool {
     let b = text.as_bytes();
     let square = |i: usize| {
-        b.get(i).is_some_and(u8::is_ascii_lowercase)
-            && b.get(i + 1).is_some_and(u8::is_ascii_digit)
+        b.get(i).is_some_and(u8::is_ascii_lowercase) && b.get(i + 1).is_some_and(u8::is_ascii_digit)
     };
     (4..=6).contains(&b.len())
         && square(0)

@@ -89,7 +89,7 @@ pub fn read<'a>(text: &'a str, sink: Sink<'_, 'a>) {
                 if st.movetext {
                     st.close(span, sink);
                 }
-                if let Some((first, end)) = st.tags {
+                if let Some((_, end)) = st.tags {
                     if st.open && blank_line_between(&text[end..span.start]) {
                         // Tags, an empty line, tags: the first section is
                         // a game without moves.
