@@ -170,11 +170,16 @@ impl<'a> Lexer<'a> {
             _ => (false, blanks(after)),
         };
         let part = &after[at..];
+        let placement = part.starts_with('@');
+        // Most words have no second part: look no further.
+        if !placement && !(semicolon && self.mode == Mode::Published) {
+            return 0;
+        }
         let part_len = self.word_len(part);
-        let fits = if part.starts_with('@') {
+        let fits = if placement {
             part_len > 1 && (semicolon || self.mode == Mode::Pgn || is_move(word))
         } else {
-            semicolon && self.mode == Mode::Published && part_len > 0 && is_move(&part[..part_len])
+            part_len > 0 && is_move(&part[..part_len])
         };
         if fits {
             at + part_len

@@ -6,7 +6,7 @@
 
 #![allow(dead_code)]
 
-use postal::variant::swap::swap_steps;
+use postal::notation::dialect::swap::swap_steps;
 use postal::{Move, Position, Variant};
 
 /// xorshift64: small, fast and the same on every machine.
