@@ -651,3 +651,39 @@ fn convert_to_pgn_carries_comments_nags_and_variations_over() {
         pgn
     );
 }
+
+// ---- variant names (deliverable 3) ----------------------------------------
+
+#[test]
+fn variant_tags_other_tools_write_are_read_and_listed() {
+    for tag in [
+        "gardner",
+        "GARDNER",
+        "Gardner minichess",
+        "MiniChess",
+        "gardner's minichess",
+    ] {
+        let text = format!("[Variant \"{tag}\"]\n\n1. c3 a3 *\n");
+        let g = &read(&text, Format::Pgn, &Options::default())[0];
+        assert_eq!((g.variant, g.is_sound()), (Variant::Gardner, true), "{tag}");
+    }
+    for tag in ["chess", "Standard", "From Position", "CHESS"] {
+        let text = format!("[Variant \"{tag}\"]\n\n1. e4 *\n");
+        assert_eq!(
+            read(&text, Format::Pgn, &Options::default())[0].variant,
+            Variant::Chess
+        );
+    }
+    let out = postal().arg("variants").assert().success();
+    let list = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    for v in Variant::ALL {
+        assert!(
+            list.contains(&format!("PGN tag [Variant \"{}\"]", v.tag())),
+            "{list}"
+        );
+    }
+    assert!(
+        list.contains("also read: Gardner minichess, minichess"),
+        "{list}"
+    );
+}

@@ -750,6 +750,29 @@ mod tests {
     }
 
     #[test]
+    fn second_parts_join_their_move_with_the_same_spans_in_both_modes() {
+        let text = "1. Nc3 @f3 Ra5-(0,5)@d6 2. b1-c3; @(0,3) (1. e4 ; x\n)";
+        let words = |mode| -> Vec<(TokenKind, Span)> {
+            Lexer::new(text, mode)
+                .filter(|t| matches!(t.kind, TokenKind::Word(_)))
+                .map(|t| (t.kind, t.span))
+                .collect()
+        };
+        let pgn = words(Mode::Pgn);
+        assert_eq!(pgn[0], (TokenKind::Word("Nc3 @f3"), Span::new(3, 10)));
+        assert_eq!(pgn[1], (TokenKind::Word("Ra5-(0,5)@d6"), Span::new(11, 23)));
+        assert_eq!(
+            pgn[2],
+            (TokenKind::Word("b1-c3; @(0,3)"), Span::new(27, 40))
+        );
+        // `;` then a word that is no placement: a PGN comment.
+        assert_eq!(pgn[3].0, TokenKind::Word("e4"));
+        assert_eq!(pgn.len(), 4);
+        assert_eq!(words(Mode::Published)[..3], pgn[..3]);
+        assert!(Lexer::new(text, Mode::Pgn).any(|t| t.kind == TokenKind::LineComment(" x")));
+    }
+
+    #[test]
     fn byte_order_mark_is_a_blank() {
         let k = kinds("\u{feff}[Event \"x\"]\r\n1. e4\r\n", Mode::Pgn);
         assert!(
