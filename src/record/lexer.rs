@@ -172,7 +172,7 @@ impl<'a> Lexer<'a> {
         let part = &after[at..];
         let placement = part.starts_with('@');
         // Most words have no second part: look no further.
-        if !placement && !(semicolon && self.mode == Mode::Published) {
+        if !(placement || (semicolon && self.mode == Mode::Published)) {
             return 0;
         }
         let part_len = self.word_len(part);
