@@ -31,12 +31,8 @@ pub struct Args {
     /// ("10d+1d"); units d, h, m. No time control when absent.
     #[arg(long, value_name = "SPEC")]
     pub time_control: Option<String>,
-    /// Then mail White the first notice (see `postal mail`).
-    #[arg(long)]
-    pub mail: bool,
-    /// Mail settings file (TOML), with --mail.
-    #[arg(long, value_name = "FILE", requires = "mail")]
-    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub mail: super::mail::MailFlags,
 }
 
 fn player(text: Option<&str>) -> Result<Player, CliError> {
@@ -47,6 +43,7 @@ fn player(text: Option<&str>) -> Result<Player, CliError> {
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+    super::mail::check_settings(&args.mail)?;
     let v = variant_arg(&args.variant)?;
     let start = start_position(v, args.position.as_deref(), None)?;
     let players = Players {
@@ -64,15 +61,12 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     let game = Game::new(start, players, tc, now).map_err(|e| game_error(path, e))?;
     if super::is_stdout(Some(path)) {
         // `-o -`: the new game file on standard output, nothing else.
-        if args.mail {
+        if args.mail.mail {
             return Err(CliError::usage(
                 "--mail needs a game file: -o - writes the game to standard output",
             ));
         }
         return emit(out, &game.to_json());
-    }
-    if args.mail {
-        super::mail::check_settings(args.config.as_deref())?;
     }
     store::create(path, &game).map_err(|e| game_error(path, e))?;
     let mut text = format!(
@@ -86,8 +80,5 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     );
     text.push_str(&summary(&game, now));
     emit(out, &text)?;
-    if args.mail {
-        super::mail::after_save(path, &game, args.config.as_deref(), now, out)?;
-    }
-    Ok(())
+    super::mail::after_save(path, &args.mail, now, out)
 }

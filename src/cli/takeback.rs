@@ -31,9 +31,12 @@ pub struct Args {
     /// answer the side the request was made to).
     #[arg(long = "as", value_enum, value_name = "SIDE")]
     pub side: Option<Side>,
+    #[command(flatten)]
+    pub mail: super::mail::MailFlags,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+    super::mail::check_settings(&args.mail)?;
     let now = clock()?.now();
     let step = match args.step {
         Step::Request => Proposal::Make,
@@ -51,5 +54,6 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         text.push('\n');
     }
     text.push_str(&standing(&game, now));
-    emit(out, &text)
+    emit(out, &text)?;
+    super::mail::after_save(&args.file, &args.mail, now, out)
 }

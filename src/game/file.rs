@@ -35,6 +35,7 @@
 //! save exactly as read. Times are RFC 3339 in the years 1 to 9999.
 
 use super::clock::TimeControl;
+use super::notices::NoticeRecord;
 use super::GameError;
 use crate::color::Color;
 use crate::position::{GameResult, Outcome};
@@ -73,25 +74,14 @@ impl Player {
             None if t.contains('@') && !t.contains(char::is_whitespace) => ("", Some(t)),
             None => (t, None),
         };
-        if let Some(e) = email {
-            let ok = e
-                .split_once('@')
-                .is_some_and(|(a, b)| !a.is_empty() && !b.is_empty())
-                && !e.contains(char::is_whitespace)
-                && !e.contains(['<', '>']);
-            if !ok {
-                return Err(format!("player {text:?}: {e:?} is not a mail address"));
-            }
-        }
-        if name.contains(['<', '>', '\n']) {
-            return Err(format!(
-                "player {text:?}: the name may not contain < > or a line break"
-            ));
-        }
-        Ok(Player {
+        let player = Player {
             name: (!name.is_empty()).then(|| name.to_string()),
             email: email.map(str::to_string),
-        })
+        };
+        player
+            .check()
+            .map_err(|e| format!("player {text:?}: {e}"))?;
+        Ok(player)
     }
 
     /// The player for people: `Ana <ana@example.org>`, or the side's name
@@ -291,7 +281,7 @@ impl Event {
     }
 }
 
-mod side_name {
+pub(crate) mod side_name {
     use crate::color::Color;
     use serde::{Deserialize, Deserializer, Serializer};
 
@@ -365,10 +355,17 @@ pub struct GameFile {
     pub time_control: Option<TimeControl>,
     #[serde(with = "super::clock::time")]
     pub created: DateTime<Utc>,
+    /// The game's own id (random, given at `new`; see [`super::notices`]
+    /// for files without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     #[serde(default)]
     pub moves: Vec<MoveRecord>,
     #[serde(default)]
     pub events: Vec<Event>,
+    /// Every notice mailed about the game, oldest first ([`super::notices`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<NoticeRecord>,
     #[serde(default)]
     pub result: Option<Ending>,
     /// The position after `moves`: a cache, checked on loading.
