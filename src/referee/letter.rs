@@ -65,7 +65,7 @@ pub fn reply_address(r: &Referee, gid: &str, game: &Game, side: Color) -> String
 
 /// The id of a game's thread: the first notice's Message-ID.
 pub fn root_id(r: &Referee, gid: &str) -> String {
-    format!("postal.{gid}.0.new-w@{}", r.domain)
+    format!("postal.{gid}.0.{gid}-new-w@{}", r.domain)
 }
 
 /// The game a Message-ID of this referee's names: `postal.GID.`.
@@ -324,4 +324,26 @@ pub fn refusal(game: &Game, side: Color, why: &str, read: &[String]) -> String {
     }
     t.push_str(&standing(game, side));
     t
+}
+
+/// The first notice of a game the referee takes on: to the side to move.
+pub fn opening(game: &Game, gid: &str, date: DateTime<Utc>) -> Letter {
+    let side = game.turn();
+    let opp = !side;
+    let text = format!(
+        "A new game: {}. You play {side}, {} plays {opp}.\nThe referee keeps the game: answer each notice by replying to it.\n\n{}",
+        title(game, gid),
+        game.file().players.get(opp).short(opp),
+        standing(game, side)
+    );
+    Letter {
+        name: format!("{gid}-new-{}", if side == Color::White { "w" } else { "b" }),
+        to: mailbox_of(game, side),
+        side,
+        in_reply_to: None,
+        replied: false,
+        text,
+        reply_to: None,
+        date,
+    }
 }
