@@ -264,3 +264,251 @@ fn a_whole_game_by_replies_alone_through_smtp_and_a_maildir() {
     assert!(game.contains("Thanks for the game."), "the bottom-posted comment is kept");
     assert_eq!(names(&md.join("cur")).len(), 4);
 }
+
+/// The letters in the referee's outbox Maildir.
+fn outbox(r: &Path) -> Vec<(String, Mail)> {
+    let dir = r.join("outbox/new");
+    names(&dir)
+        .into_iter()
+        .map(|n| {
+            let raw = std::fs::read(dir.join(&n)).unwrap();
+            (n, Mail { raw })
+        })
+        .collect()
+}
+
+/// The newest letter to `addr` among those not in `seen`.
+fn new_letters(r: &Path, seen: &BTreeSet<String>) -> Vec<Mail> {
+    outbox(r)
+        .into_iter()
+        .filter(|(n, _)| !seen.contains(n))
+        .map(|(_, m)| m)
+        .collect()
+}
+
+fn receive(r: &Path, raw: &[u8]) -> (String, BTreeSet<String>) {
+    let before = names(&r.join("outbox/new"));
+    let out = postal(NOW)
+        .args(["receive", "--referee"])
+        .arg(r)
+        .write_stdin(raw.to_vec())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    (String::from_utf8(out.stdout).unwrap(), before)
+}
+
+fn plain(from: &str, to: &str, id: &str, body: &str, extra: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: Re: [postal]\r\nMessage-ID: <{id}@client.example>\r\n{extra}Content-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
+    )
+    .into_bytes()
+}
+
+fn game_text(r: &Path, gid: &str) -> String {
+    std::fs::read_to_string(r.join("games").join(format!("{gid}.json"))).unwrap()
+}
+
+fn first_notice(r: &Path) -> Mail {
+    outbox(r).into_iter().next().unwrap().1
+}
+
+#[test]
+fn refusals_holds_duplicates_and_auto_replies() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    let notice = first_notice(&r);
+    let token = notice.reply_to();
+    let ana = "Ana <ana@example.org>";
+
+    // An illegal move: answered with the reason, the game untouched.
+    let before = game_text(&r, &gid);
+    let (out, seen) = receive(&r, &plain(ana, &token, "illegal", "Ke2\r\n\r\n> quoted", ""));
+    assert!(out.contains("answered"), "{out}");
+    assert_eq!(game_text(&r, &gid), before);
+    let answer = new_letters(&r, &seen);
+    assert_eq!(answer.len(), 1);
+    assert!(answer[0].text().contains("postal did not play your message"), "{}", answer[0].text());
+    assert!(answer[0].text().contains("> Ke2"));
+    assert_eq!(answer[0].to(), "ana@example.org");
+
+    // A wrong token: not answered, not applied.
+    let bad = token.replace(&token[token.len() - 20..token.len() - 12], "aaaaaaaa");
+    let (out, seen) = receive(&r, &plain(ana, &bad, "bad", "e4", ""));
+    assert!(out.contains("ignored"), "{out}");
+    assert!(new_letters(&r, &seen).is_empty());
+    assert_eq!(game_text(&r, &gid), before);
+
+    // An out-of-office reply to the notice: never answered.
+    let (out, seen) = receive(
+        &r,
+        &plain(ana, &token, "ooo", "I am away until Monday.", "Auto-Submitted: auto-replied\r\n"),
+    );
+    assert!(out.contains("ignored"), "{out}");
+    assert!(new_letters(&r, &seen).is_empty());
+
+    // A forged From with the right token: held, and the registered
+    // address (not the From) asked to confirm.
+    let (out, seen) = receive(&r, &plain("Eve <eve@evil.example>", &token, "forged", "e4", ""));
+    assert!(out.contains("held"), "{out}");
+    assert_eq!(game_text(&r, &gid), before);
+    let ask = new_letters(&r, &seen);
+    assert_eq!(ask.len(), 1);
+    assert_eq!(ask[0].to(), "ana@example.org");
+    assert!(ask[0].text().contains("eve@evil.example"), "{}", ask[0].text());
+    assert_eq!(names(&r.join("held")).len(), 1);
+    // Eve cannot confirm it herself.
+    let confirm = ask[0].reply_to();
+    let (out, _) = receive(&r, &plain("eve@evil.example", &confirm, "eve-confirms", "yes", ""));
+    assert!(out.contains("ignored"), "{out}");
+    assert_eq!(game_text(&r, &gid), before);
+
+    // The real move, delivered twice: applied once, answered once.
+    let (out, seen) = receive(&r, &plain(ana, &token, "move1", "e4", ""));
+    assert!(out.contains("applied: White played 1. e4"), "{out}");
+    let letters = new_letters(&r, &seen);
+    assert_eq!(letters.len(), 2);
+    let after = game_text(&r, &gid);
+    let (out, seen) = receive(&r, &plain(ana, &token, "move1", "e4", ""));
+    assert!(out.contains("already handled"), "{out}");
+    assert!(new_letters(&r, &seen).is_empty());
+    assert_eq!(game_text(&r, &gid), after);
+
+    // Ana confirms the held message now: the game has moved on, so it is
+    // refused as stale, not played.
+    let (out, _) = receive(&r, &plain(ana, &confirm, "ana-confirms", "yes", ""));
+    assert!(out.contains("stale"), "{out}");
+    assert_eq!(game_text(&r, &gid), after);
+
+    // Ben answers; Ana answers the first notice again: stale, with the
+    // current position.
+    let to_ben = letters.iter().find(|m| m.to() == "ben@example.org").unwrap();
+    let (out, _) = receive(&r, &plain("ben@example.org", &to_ben.reply_to(), "move2", "1... e5", ""));
+    assert!(out.contains("applied"), "{out}");
+    let after = game_text(&r, &gid);
+    let (out, seen) = receive(&r, &plain(ana, &token, "old", "d4", ""));
+    assert!(out.contains("stale"), "{out}");
+    let stale = new_letters(&r, &seen);
+    assert!(stale[0].text().contains("old notice"), "{}", stale[0].text());
+    assert!(stale[0].text().contains("Moves: 1. e4 e5"));
+    assert_eq!(game_text(&r, &gid), after);
+
+    // A reply routed only by In-Reply-To, from Ana's own address: held.
+    let (out, _) = receive(
+        &r,
+        &plain(ana, "postal@example.org", "thread", "Nf3", &format!("In-Reply-To: <{}>\r\n", notice.id())),
+    );
+    assert!(out.contains("held"), "{out}");
+    // Ana confirms it: played now.
+    let ask = outbox(&r)
+        .into_iter()
+        .map(|(_, m)| m)
+        .filter(|m| m.text().contains("without a reply token"))
+        .last()
+        .unwrap();
+    let (out, _) = receive(&r, &plain(ana, &ask.reply_to(), "confirm2", "yes", ""));
+    assert!(out.contains("applied: White played 2. Nf3"), "{out}");
+}
+
+#[test]
+fn a_crash_at_each_step_loses_nothing_and_doubles_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    let token = first_notice(&r).reply_to();
+    let msg = plain("ana@example.org", &token, "crash", "e4", "");
+    for point in ["after-prepare", "after-commit"] {
+        let out = postal(NOW)
+            .args(["receive", "--referee"])
+            .arg(&r)
+            .env("POSTAL_TEST_FAIL_AT", point)
+            .write_stdin(msg.clone())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(75), "{point}");
+    }
+    assert!(game_text(&r, &gid).contains("\"e4\""), "committed by the second try");
+    assert_eq!(outbox(&r).len(), 1, "nothing sent before the message is finished");
+    let (out, _) = receive(&r, &msg);
+    assert!(out.contains("already handled"), "{out}");
+    assert_eq!(outbox(&r).len(), 3);
+    assert_eq!(game_text(&r, &gid).matches("\"canonical\"").count(), 1);
+    // An answer interrupted before its message was marked seen is not doubled.
+    let bad = plain("ana@example.org", &token, "bad-crash", "Ke2", "");
+    let out = postal(NOW)
+        .args(["receive", "--referee"])
+        .arg(&r)
+        .env("POSTAL_TEST_FAIL_AT", "after-spool")
+        .write_stdin(bad.clone())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(75));
+    receive(&r, &bad);
+    receive(&r, &bad);
+    assert_eq!(outbox(&r).len(), 4);
+}
+
+/// A tiny deterministic generator for the kill times.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+#[test]
+fn kill_9_at_random_moments_200_times() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    let referee = postal::referee::Referee::open(&r).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("postal");
+    let line = [
+        "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3",
+        "d6", "c3", "O-O", "h3", "Nb8", "d4", "Nbd7",
+    ];
+    let mut rng = Lcg(16);
+    let mut kills = 0;
+    for (i, mv) in line.iter().enumerate() {
+        let game = postal::game::store::load(&referee.game_path(&gid)).unwrap();
+        let side = game.turn();
+        let to = postal::referee::letter::reply_address(&referee, &gid, &game, side);
+        let from = if i % 2 == 0 { "ana@example.org" } else { "ben@example.org" };
+        let msg = plain(from, &to, &format!("kill{i}"), mv, "");
+        let file = tmp.path().join(format!("m{i}.eml"));
+        std::fs::write(&file, &msg).unwrap();
+        for _ in 0..10 {
+            let mut child = Command::new(&bin)
+                .args(["receive", "--referee"])
+                .arg(&r)
+                .arg(&file)
+                .env("POSTAL_NOW", NOW)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(std::time::Duration::from_micros(rng.next(12_000)));
+            let _ = child.kill();
+            let _ = child.wait();
+            kills += 1;
+        }
+        let out = Command::new(&bin)
+            .args(["receive", "--referee"])
+            .arg(&r)
+            .arg(&file)
+            .env("POSTAL_NOW", NOW)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let game = postal::game::store::load(&referee.game_path(&gid)).unwrap();
+        assert_eq!(game.moves().len(), i + 1, "after {mv}: {}", String::from_utf8_lossy(&out.stdout));
+    }
+    assert_eq!(kills, 200);
+    let game = postal::game::store::load(&referee.game_path(&gid)).unwrap();
+    let played: Vec<&str> = game.moves().iter().map(|m| m.played.as_str()).collect();
+    assert_eq!(played, line);
+    // Each act's two letters, once each, and the first notice.
+    let sent = names(&r.join("outbox/new"));
+    assert_eq!(sent.len(), 2 * line.len() + 1, "{sent:?}");
+    assert!(names(&r.join("spool")).iter().all(|n| n == "prepared"));
+}
