@@ -512,3 +512,62 @@ fn kill_9_at_random_moments_200_times() {
     assert_eq!(sent.len(), 2 * line.len() + 1, "{sent:?}");
     assert!(names(&r.join("spool")).iter().all(|n| n == "prepared"));
 }
+
+#[test]
+fn show_help_games_and_sweep() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    let token = first_notice(&r).reply_to();
+    let (out, seen) = receive(&r, &plain("ana@example.org", &token, "help", "help", ""));
+    assert!(out.contains("answered: help"), "{out}");
+    assert!(new_letters(&r, &seen)[0].text().contains("takeback request"));
+    let (out, seen) = receive(&r, &plain("ana@example.org", &token, "show", "Show", ""));
+    assert!(out.contains("answered: show"), "{out}");
+    assert!(new_letters(&r, &seen)[0].text().contains("Your move (White)"));
+    // The bare game address answers show, to the registered address only.
+    let bare = format!("postal+{gid}@example.org");
+    let (out, _) = receive(&r, &plain("ben@example.org", &bare, "bare", "show", ""));
+    assert!(out.contains("answered"), "{out}");
+    let (out, _) = receive(&r, &plain("eve@evil.example", &bare, "bare2", "show", ""));
+    assert!(out.contains("ignored"), "{out}");
+
+    let list = stdout(postal(NOW).args(["referee", "games"]).arg(&r).args(["--player", "ANA@example.org", "--my-turn"]));
+    assert!(list.contains(&gid) && list.contains("white to move"), "{list}");
+    let list = stdout(postal(NOW).args(["referee", "games"]).arg(&r).args(["--player", "ben@example.org", "--my-turn"]));
+    assert!(list.is_empty(), "{list}");
+    let json = stdout(postal(NOW).args(["referee", "games"]).arg(&r).arg("--json"));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v[0]["id"], gid.as_str());
+
+    // A day before the deadline, a reminder; after it, a forfeit, once.
+    let out = stdout(postal("2026-12-03T10:00:00Z").args(["referee", "sweep"]).arg(&r));
+    assert!(out.contains("1 reminders; 0 time forfeits"), "{out}");
+    let out = stdout(postal("2026-12-03T11:00:00Z").args(["referee", "sweep"]).arg(&r));
+    assert!(out.contains("0 reminders; 0 time forfeits"), "{out}");
+    let before = names(&r.join("outbox/new"));
+    let out = stdout(postal("2026-12-04T10:00:00Z").args(["referee", "sweep"]).arg(&r));
+    assert!(out.contains(&format!("1 time forfeits ({gid})")), "{out}");
+    let ends = new_letters(&r, &before);
+    assert_eq!(ends.len(), 2);
+    assert!(ends.iter().all(|m| m.text().contains("The game is over: 0-1")), "{}", ends[0].text());
+    let out = stdout(postal("2026-12-04T11:00:00Z").args(["referee", "sweep"]).arg(&r));
+    assert!(out.contains("0 time forfeits"), "{out}");
+    let list = stdout(postal(NOW).args(["referee", "games"]).arg(&r));
+    assert!(list.contains("0-1"), "{list}");
+}
+
+#[test]
+fn answers_are_rate_limited_per_address() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, _) = referee(tmp.path(), None);
+    let token = first_notice(&r).reply_to();
+    let before = names(&r.join("outbox/new"));
+    for i in 0..8 {
+        receive(&r, &plain("ana@example.org", &token, &format!("show{i}"), "show", ""));
+    }
+    assert_eq!(new_letters(&r, &before).len(), 5, "answers_per_hour = 5");
+    // A message over 1 MB is ignored unread.
+    let big = plain("ana@example.org", &token, "big", &"x".repeat(1 << 20), "");
+    let (out, _) = receive(&r, &big);
+    assert!(out.contains("larger than 1 MB"), "{out}");
+}
