@@ -96,14 +96,19 @@ fn open(dir: &Path) -> Result<Referee, CliError> {
     Referee::open(dir).map_err(referee_error)
 }
 
-/// Registers a game, spools its first notice and sends the spool; returns
-/// what to print.
+/// Registers a game under its id, with its first notice recorded in it
+/// and spooled (prepared before the game is written, released after), and
+/// sends the spool; returns what to print.
 pub fn register(r: &Referee, game: &Game) -> Result<String, CliError> {
-    let gid = r.add_game(game).map_err(referee_error)?;
     let now = clock()?.now();
+    let gid = game.id().to_lowercase();
     let l = letter::opening(game, &gid, now);
     let bytes = letter::compose(r, &gid, game, &l).map_err(|e| CliError::rule(e.to_string()))?;
-    spool::put(r, &l.name, &bytes).map_err(referee_error)?;
+    let mut game = game.clone();
+    letter::record(r, &gid, &mut game, &l, 0);
+    spool::prepare(r, &l.name, &bytes).map_err(referee_error)?;
+    let gid = r.add_game(&game).map_err(referee_error)?;
+    spool::release(r, &l.name).map_err(referee_error)?;
     let mut text = format!(
         "Game {gid} registered in {}\n",
         r.game_path(&gid).display()

@@ -196,27 +196,9 @@ impl Referee {
         self.games_dir().join(format!("{gid}.json"))
     }
 
-    /// A new game id: 6 random base32 letters and digits, not yet used.
-    pub fn new_game_id(&self) -> Result<String, RefereeError> {
-        let rng = ring::rand::SystemRandom::new();
-        loop {
-            let mut b = [0u8; 4];
-            ring::rand::SecureRandom::fill(&rng, &mut b)
-                .map_err(|_| RefereeError::Config("no random numbers from the system".into()))?;
-            let gid: String = data_encoding::BASE32_NOPAD
-                .encode(&b)
-                .to_lowercase()
-                .chars()
-                .take(6)
-                .collect();
-            if !gid.starts_with("bounce") && !self.game_path(&gid).exists() {
-                return Ok(gid);
-            }
-        }
-    }
-
-    /// Registers a new game: writes `games/ID.json`, refusing players
-    /// without mail addresses.
+    /// Registers a game under its own id (src/game/notices.rs): writes
+    /// `games/ID.json`, refusing players without mail addresses and an id
+    /// already in the folder. Returns the id.
     pub fn add_game(&self, game: &Game) -> Result<String, RefereeError> {
         for side in [crate::Color::White, crate::Color::Black] {
             if game.file().players.get(side).email.is_none() {
@@ -226,8 +208,20 @@ impl Referee {
                 )));
             }
         }
-        let gid = self.new_game_id()?;
-        store::create(&self.game_path(&gid), game)?;
+        let gid = game.id().to_lowercase();
+        if !super::token::is_gid(&gid) {
+            return Err(RefereeError::Config(format!(
+                "the game id {gid:?} cannot be put in a reply address (6 to 16 letters and digits)"
+            )));
+        }
+        let path = self.game_path(&gid);
+        if path.exists() {
+            return Err(RefereeError::Config(format!(
+                "the game {gid} is already in {}",
+                self.dir.display()
+            )));
+        }
+        store::create(&path, game)?;
         Ok(gid)
     }
 
@@ -299,7 +293,5 @@ mod tests {
         }
         assert!(Referee::init(dir.path(), "Postal <postal@example.org>").is_err());
         assert!(Referee::init(&dir.path().join("x"), "postal+x@example.org").is_err());
-        let gid = r.new_game_id().unwrap();
-        assert_eq!(gid.len(), 6);
     }
 }

@@ -16,6 +16,8 @@ use crate::color::Color;
 use crate::game::clock::format_time;
 use crate::game::state::Act;
 use crate::game::Game;
+use crate::game::notices::{is_message_id, Addressee, NoticeRecord};
+use crate::mail::compose::{game_subject, mailbox, sender};
 use crate::mail::MailError;
 use crate::render::{ascii, Options};
 use chrono::{DateTime, Utc};
@@ -63,11 +65,6 @@ pub fn reply_address(r: &Referee, gid: &str, game: &Game, side: Color) -> String
     )
 }
 
-/// The id of a game's thread: the first notice's Message-ID.
-pub fn root_id(r: &Referee, gid: &str) -> String {
-    format!("postal.{gid}.0.{gid}-new-w@{}", r.domain)
-}
-
 /// The game a Message-ID of this referee's names: `postal.GID.`.
 pub fn gid_of_message_id(r: &Referee, id: &str) -> Option<String> {
     let (local, domain) = id.trim_matches(['<', '>']).rsplit_once('@')?;
@@ -75,7 +72,7 @@ pub fn gid_of_message_id(r: &Referee, id: &str) -> Option<String> {
         return None;
     }
     let gid = local.strip_prefix("postal.")?.split('.').next()?;
-    (gid.len() == 6).then(|| gid.to_lowercase())
+    token::is_gid(gid).then(|| gid.to_lowercase())
 }
 
 /// `Ana v Ben, FIDE chess (k3f9q2)`.
@@ -193,43 +190,94 @@ pub fn help() -> String {
         .to_string()
 }
 
-fn mailbox(text: &str) -> Result<Mailbox, MailError> {
-    text.parse::<Mailbox>()
-        .map_err(|e| MailError::Address(format!("{text:?}: {e}")))
-}
-
 fn header(name: &'static str, value: String) -> HeaderValue {
     let value: String = value.chars().filter(|c| !c.is_control()).collect();
     HeaderValue::new(HeaderName::new_from_ascii_str(name), value)
 }
 
-/// The message a letter is, formatted.
+/// The Message-ID of a letter: `<postal.GAME.ACT.NAME@DOMAIN>` (the shape
+/// of src/mail/compose.rs's ids, with the letter's fixed name for the
+/// random part: names are unique, since they carry the hash of the
+/// message answered).
+pub fn message_id(r: &Referee, gid: &str, game: &Game, l: &Letter) -> String {
+    format!("<postal.{gid}.{}.{}@{}>", game.last_act(), l.name, r.domain)
+}
+
+/// The most `References` a letter names: the first notices and the latest.
+const MAX_REFERENCES: usize = 20;
+
+/// The game's thread so far, from the notices record: `References`.
+pub fn references(game: &Game) -> Vec<String> {
+    let ids: Vec<String> = game.notices().iter().map(|n| n.message_id.clone()).collect();
+    if ids.len() <= MAX_REFERENCES {
+        return ids;
+    }
+    let mut out = ids[..2].to_vec();
+    out.extend_from_slice(&ids[ids.len() - (MAX_REFERENCES - 2)..]);
+    out
+}
+
+/// Records a letter in the game's notices record (before the save that
+/// commits the acts it reports, `first_act` to the last).
+pub fn record(r: &Referee, gid: &str, game: &mut Game, l: &Letter, first_act: usize) {
+    let id = message_id(r, gid, game, l);
+    let address = game
+        .file()
+        .players
+        .get(l.side)
+        .email
+        .clone()
+        .unwrap_or_default();
+    let act = game.last_act();
+    game.record_notice(NoticeRecord {
+        message_id: id,
+        to: vec![Addressee {
+            side: l.side,
+            address,
+        }],
+        act,
+        first_act: (first_act < act).then_some(first_act),
+        time: l.date,
+        resend_of: None,
+    });
+}
+
+/// The message a letter is, formatted. Its thread: `References` from the
+/// game's notices record, `In-Reply-To` the player's message it answers,
+/// else the last notice.
 pub fn compose(r: &Referee, gid: &str, game: &Game, l: &Letter) -> Result<Vec<u8>, MailError> {
     let reply_to = l
         .reply_to
         .clone()
         .unwrap_or_else(|| reply_address(r, gid, game, l.side));
-    let id = format!("<postal.{gid}.{}.{}@{}>", game.moves().len(), l.name, r.domain);
-    let root = format!("<{}>", root_id(r, gid));
+    let id = message_id(r, gid, game, l);
+    let refs = references(game);
+    let p = &game.file().players;
+    let subject = game_subject(
+        &format!("{} v {}", p.white.short(Color::White), p.black.short(Color::Black)),
+        game.variant().spec().title,
+        gid,
+    );
+    let to = l.to.parse::<Mailbox>().map_err(|e| MailError::Address(format!("{:?}: {e}", l.to)))?;
     let mut b = lettre::Message::builder()
-        .from(mailbox(&r.settings.address)?)
-        .to(mailbox(&l.to)?)
-        .reply_to(mailbox(&reply_to)?)
-        .subject(format!("[postal] {}", title(game, gid)))
+        .from(sender(&r.settings.address)?)
+        .to(mailbox(to.name.as_deref(), &to.email.to_string())?)
+        .reply_to(reply_to.parse::<Mailbox>().map_err(|e| MailError::Address(e.to_string()))?)
+        .subject(if refs.is_empty() { subject } else { format!("Re: {subject}") })
         .date(l.date.into())
-        .message_id(Some(id.clone()));
-    if id != root {
-        let parent = l
-            .in_reply_to
-            .as_ref()
-            .map(|p| format!("<{p}>"))
-            .unwrap_or_else(|| root.clone());
-        b = b.in_reply_to(parent.clone());
-        b = b.references(if parent == root {
-            root
-        } else {
-            format!("{root} {parent}")
-        });
+        .message_id(Some(id));
+    let parent = l
+        .in_reply_to
+        .as_ref()
+        .map(|p| format!("<{p}>"))
+        .filter(|p| is_message_id(p))
+        .or_else(|| refs.last().cloned());
+    if let Some(parent) = parent {
+        let mut chain = refs.clone();
+        if !chain.contains(&parent) {
+            chain.push(parent.clone());
+        }
+        b = b.in_reply_to(parent).references(chain.join(" "));
     }
     b = b
         .raw_header(header(

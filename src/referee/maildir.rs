@@ -1,13 +1,13 @@
 //! `postal referee run DIR --maildir PATH`: each message in the Maildir's
 //! `new/` is processed (oldest name first) and, once the referee has
 //! finished with it, moved to `cur/` with the seen flag (`NAME:2,S`).
-//! A message the referee could not finish (a busy lock, a full disk) stays
+//! (src/mail/maildir.rs). A message the referee could not finish (a busy lock, a full disk) stays
 //! in `new/` for the next pass. Then the spool is drained.
 
 use super::receive::{receive, Outcome};
 use super::{spool, Referee, RefereeError};
+use crate::mail::maildir::{Folder, Maildir};
 use chrono::{DateTime, Utc};
-use std::fs;
 use std::path::Path;
 
 /// What one pass did: each message's name and outcome (or the error that
@@ -21,28 +21,20 @@ pub struct Pass {
 
 /// One pass over `maildir/new`, then a drain of the spool.
 pub fn pass(r: &Referee, maildir: &Path, now: DateTime<Utc>) -> Result<Pass, RefereeError> {
-    let new = maildir.join("new");
-    let cur = maildir.join("cur");
-    fs::create_dir_all(&cur).map_err(|e| RefereeError::io(cur.display(), e))?;
-    let mut names: Vec<String> = fs::read_dir(&new)
-        .map_err(|e| RefereeError::io(new.display(), e))?
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| !n.starts_with('.'))
-        .collect();
-    names.sort();
+    let md = Maildir::create(maildir).map_err(|e| RefereeError::io(maildir.display(), e))?;
+    let entries = md
+        .list(Folder::New)
+        .map_err(|e| RefereeError::io(maildir.display(), e))?;
     let mut out = Pass::default();
-    for name in names {
-        let path = new.join(&name);
-        let Ok(raw) = fs::read(&path) else { continue };
+    for entry in entries {
+        let Ok(raw) = md.read(&entry) else { continue };
         match receive(r, &raw, now) {
             Ok(o) => {
-                let base = name.split(":2,").next().unwrap_or(&name);
-                let to = cur.join(format!("{base}:2,S"));
-                fs::rename(&path, &to).map_err(|e| RefereeError::io(to.display(), e))?;
-                out.messages.push((name, Ok(o)));
+                md.mark_seen(&entry)
+                    .map_err(|e| RefereeError::io(entry.path.display(), e))?;
+                out.messages.push((entry.key, Ok(o)));
             }
-            Err(e) => out.messages.push((name, Err(e.to_string()))),
+            Err(e) => out.messages.push((entry.key, Err(e.to_string()))),
         }
     }
     match spool::drain(r) {

@@ -357,6 +357,7 @@ impl Ctx<'_> {
             _ => {}
         }
         let (moves, events) = (game.moves().len(), game.events().len());
+        let first_act = game.last_act() + 1;
         let comment = (!reply.comment.is_empty()).then(|| reply.comment.clone());
         let said = match command::apply(&mut game, side, &cmds, comment, self.now) {
             Ok(s) => s,
@@ -380,6 +381,9 @@ impl Ctx<'_> {
             let bytes = letter::compose(self.r, &self.gid, &game, l)
                 .map_err(|e| RefereeError::Io(e.to_string()))?;
             spool::prepare(self.r, &l.name, &bytes)?;
+        }
+        for l in &letters {
+            letter::record(self.r, &self.gid, &mut game, l, first_act);
         }
         fail_at("after-prepare")?;
         write_atomic(self.path, game.to_json().as_bytes())?;

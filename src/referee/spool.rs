@@ -11,11 +11,13 @@
 //!   no game), unless one of that name was already sent.
 //! - [`drain`] sends every letter in `spool/` through the configured
 //!   transport and moves it to `sent/`. The outbox transport delivers into
-//!   the Maildir `outbox/` (through `tmp/`, then renamed into `new/`).
+//!   the Maildir `outbox/` (src/mail/maildir.rs) under the letter's name,
+//!   so a letter delivered again after a crash replaces its first copy.
 
 use super::{Referee, RefereeError};
 use crate::game::store::write_atomic;
 use crate::mail::config::TransportKind;
+use crate::mail::maildir::Maildir;
 use crate::mail::transport::{send_raw, Delivery};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -65,25 +67,6 @@ pub fn put(r: &Referee, name: &str, bytes: &[u8]) -> Result<(), RefereeError> {
     write_atomic(&p, bytes).map_err(|e| io(&p, e))
 }
 
-/// Delivers a message into a Maildir: written in `tmp/`, renamed into
-/// `new/` (so a reader never sees half a message).
-pub fn deliver_maildir(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, RefereeError> {
-    for sub in ["tmp", "new", "cur"] {
-        fs::create_dir_all(dir.join(sub)).map_err(|e| io(dir, e))?;
-    }
-    let tmp = dir.join("tmp").join(name);
-    let new = dir.join("new").join(name);
-    (|| -> std::io::Result<()> {
-        use std::io::Write;
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        fs::rename(&tmp, &new)
-    })()
-    .map_err(|e| io(&new, e))?;
-    Ok(new)
-}
-
 /// The envelope recipient of a spooled letter: its `To` address.
 fn recipient(bytes: &[u8]) -> Option<String> {
     let m = mail_parser::MessageParser::default().parse_headers(bytes)?;
@@ -118,7 +101,10 @@ pub fn drain(r: &Referee) -> Result<Vec<(String, Delivery)>, RefereeError> {
                     .outbox
                     .clone()
                     .unwrap_or_else(|| r.dir.join("outbox"));
-                deliver_maildir(&dir, &name, &bytes).map(Delivery::Outbox)
+                Maildir::create(&dir)
+                    .and_then(|m| m.deliver_named(&name, &bytes))
+                    .map(Delivery::Outbox)
+                    .map_err(|e| io(&dir, e))
             }
             _ => match recipient(&bytes) {
                 Some(to) => send_raw(&r.settings.mail, &from, &[to], &bytes)

@@ -90,16 +90,21 @@ pub fn sweep(r: &Referee, now: DateTime<Utc>) -> Result<Swept, RefereeError> {
                 continue;
             }
             let (moves, events) = (game.moves().len(), game.events().len());
+            let first_act = game.last_act() + 1;
             let ending = match game.claim(Some(Claim::Time), Some(!turn), now) {
                 Ok(e) => e,
                 Err(_) => continue,
             };
             game.mark_via(moves, events, &via);
             let said = vec![format!("the referee records a time forfeit: game over: {ending}")];
-            for l in letter::after_acts(&game, !turn, &said, "", &via, None, now) {
-                let bytes = letter::compose(r, gid, &game, &l)
+            let letters = letter::after_acts(&game, !turn, &said, "", &via, None, now);
+            for l in &letters {
+                let bytes = letter::compose(r, gid, &game, l)
                     .map_err(|e| RefereeError::Io(e.to_string()))?;
                 spool::prepare(r, &l.name, &bytes)?;
+            }
+            for l in &letters {
+                letter::record(r, gid, &mut game, l, first_act);
             }
             write_atomic(&path, game.to_json().as_bytes())?;
             spool::release(r, &via)?;

@@ -166,8 +166,10 @@ pub fn confirm_address(
     )
 }
 
-fn is_gid(s: &str) -> bool {
-    s.len() == 6 && s.bytes().all(|b| b.is_ascii_alphanumeric())
+/// A game id the referee can put in an address: 6 to 16 letters and
+/// digits (the game file's own id, src/game/notices.rs).
+pub fn is_gid(s: &str) -> bool {
+    (6..=16).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 fn side_ply(s: &str, confirm: bool) -> Option<(Color, usize)> {
