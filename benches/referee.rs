@@ -61,8 +61,14 @@ fn build(dir: &Path, n: usize) -> (Referee, Vec<String>) {
         let black = format!("player{}@example.org", (i * 7 + 1) % 500);
         let mut file = template.file().clone();
         file.players = Players {
-            white: Player { name: Some(format!("W{i}")), email: Some(white) },
-            black: Player { name: Some(format!("B{i}")), email: Some(black) },
+            white: Player {
+                name: Some(format!("W{i}")),
+                email: Some(white),
+            },
+            black: Player {
+                name: Some(format!("B{i}")),
+                email: Some(black),
+            },
         };
         // Spread the last move over 30 days: few games are near a deadline.
         let t = start + chrono::Duration::minutes((i * 4320 / n.max(1)) as i64 * 10);
@@ -93,7 +99,10 @@ fn main() {
         }
         total
     });
-    println!("reference: read every game file ({} MB): {reference:.2?}", bytes / 1_000_000);
+    println!(
+        "reference: read every game file ({} MB): {reference:.2?}",
+        bytes / 1_000_000
+    );
 
     let (cold, _) = best(1, || index::refresh(&r).unwrap());
     println!(
@@ -154,7 +163,10 @@ fn main() {
         let t = Instant::now();
         let out = receive(&r, raw.as_bytes(), later).unwrap();
         times.push(t.elapsed());
-        assert!(matches!(out, postal::referee::Outcome::Applied { .. }), "{out:?}");
+        assert!(
+            matches!(out, postal::referee::Outcome::Applied { .. }),
+            "{out:?}"
+        );
     }
     let rc = times.iter().min().unwrap();
     println!(

@@ -7,8 +7,8 @@
 
 use chrono::{DateTime, Utc};
 use postal::mail::compose::{compose, game_subject, message_id, Notice, To};
-use postal::mail::maildir::{Folder, Maildir};
 use postal::mail::config::{Config, Security, TransportKind};
+use postal::mail::maildir::{Folder, Maildir};
 use postal::mail::transport::{send, Delivery};
 use postal::mail::MailError;
 use std::io::{BufRead, BufReader};
@@ -61,9 +61,10 @@ impl Server {
         self.files()
             .iter()
             .map(|p| {
-                let env: serde_json::Value =
-                    serde_json::from_str(&std::fs::read_to_string(p.with_extension("json")).unwrap())
-                        .unwrap();
+                let env: serde_json::Value = serde_json::from_str(
+                    &std::fs::read_to_string(p.with_extension("json")).unwrap(),
+                )
+                .unwrap();
                 env["to"]
                     .as_array()
                     .unwrap()
@@ -185,7 +186,10 @@ fn auth_and_headers_as_received() {
         assert_eq!(header(raw, "Auto-Submitted"), Some("auto-generated"));
         if i > 0 {
             assert_eq!(header(raw, "In-Reply-To"), Some(refs[i - 1].as_str()));
-            assert_eq!(header(raw, "References"), Some(refs[..i].join(" ").as_str()));
+            assert_eq!(
+                header(raw, "References"),
+                Some(refs[..i].join(" ").as_str())
+            );
         }
         assert!(raw.contains(&format!("Notice {i}")));
     }
@@ -204,13 +208,11 @@ fn starttls_with_a_trusted_self_signed_certificate() {
     ]);
     let mut config = smtp_config(server.port, Security::Starttls);
     config.smtp.ca_file = Some(cert.cert.clone());
-    send(&config, &compose(&notice(1)).unwrap(), Path::new("unused"))
-    .unwrap();
+    send(&config, &compose(&notice(1)).unwrap(), Path::new("unused")).unwrap();
     assert_eq!(server.received().len(), 1);
     // Without trusting the certificate the handshake is refused.
     config.smtp.ca_file = None;
-    let e = send(&config, &compose(&notice(2)).unwrap(), Path::new("unused"))
-    .unwrap_err();
+    let e = send(&config, &compose(&notice(2)).unwrap(), Path::new("unused")).unwrap_err();
     assert!(matches!(e, MailError::Tls(_) | MailError::Send(_)), "{e:?}");
     assert_eq!(server.received().len(), 1);
 }
@@ -228,8 +230,7 @@ fn implicit_tls() {
     ]);
     let mut config = smtp_config(server.port, Security::Tls);
     config.smtp.ca_file = Some(cert.cert.clone());
-    send(&config, &compose(&notice(1)).unwrap(), Path::new("unused"))
-    .unwrap();
+    send(&config, &compose(&notice(1)).unwrap(), Path::new("unused")).unwrap();
     assert_eq!(server.received().len(), 1);
 }
 
@@ -240,8 +241,7 @@ fn a_refused_login_is_said_at_once() {
     config.smtp.user = Some("ana".into());
     config.smtp.password_command = Some("echo wrong".into());
     let started = std::time::Instant::now();
-    let e = send(&config, &compose(&notice(1)).unwrap(), Path::new("unused"))
-    .unwrap_err();
+    let e = send(&config, &compose(&notice(1)).unwrap(), Path::new("unused")).unwrap_err();
     assert!(matches!(e, MailError::LoginRefused(_)), "{e:?}");
     // Told by the server, not by the client's timeout.
     assert!(started.elapsed() < std::time::Duration::from_secs(9));
@@ -252,8 +252,7 @@ fn a_refused_login_is_said_at_once() {
 fn a_refused_recipient() {
     let server = Server::start(&["--refuse-recipient", "ben@"]);
     let config = smtp_config(server.port, Security::None);
-    let e = send(&config, &compose(&notice(1)).unwrap(), Path::new("unused"))
-    .unwrap_err();
+    let e = send(&config, &compose(&notice(1)).unwrap(), Path::new("unused")).unwrap_err();
     assert!(matches!(e, MailError::RecipientRefused(_)), "{e:?}");
 }
 
@@ -265,8 +264,7 @@ fn a_server_that_is_down() {
         .unwrap()
         .port();
     let config = smtp_config(port, Security::None);
-    let e = send(&config, &compose(&notice(1)).unwrap(), Path::new("unused"))
-    .unwrap_err();
+    let e = send(&config, &compose(&notice(1)).unwrap(), Path::new("unused")).unwrap_err();
     assert!(matches!(e, MailError::ConnectionRefused(_)), "{e:?}");
 }
 
@@ -317,7 +315,6 @@ fn smtp_config_file(dir: &Path, port: u16, extra: &str) -> PathBuf {
     .unwrap();
     path
 }
-
 
 /// Python's strict reading of messages (fixtures/mail/check_messages.py):
 /// one JSON object a message, with its defects, headers and text part.
@@ -536,10 +533,16 @@ fn every_act_reaches_the_right_player_in_one_thread() {
     unique.dedup();
     assert_eq!(unique.len(), 12, "{ids:?}");
     let subject = first_header(&all[0], "subject");
-    assert!(subject.starts_with("[postal] Ana v Ben, Swap Chess ("), "{subject}");
+    assert!(
+        subject.starts_with("[postal] Ana v Ben, Swap Chess ("),
+        "{subject}"
+    );
     for (i, m) in all.iter().enumerate() {
         assert_eq!(id_list(m, "references"), ids[..i].to_vec(), "message {i}");
-        assert_eq!(id_list(m, "in-reply-to"), ids[..i].last().cloned().into_iter().collect::<Vec<_>>());
+        assert_eq!(
+            id_list(m, "in-reply-to"),
+            ids[..i].last().cloned().into_iter().collect::<Vec<_>>()
+        );
         assert_eq!(first_header(m, "auto-submitted"), "auto-generated");
         if i > 0 {
             assert_eq!(first_header(m, "subject"), format!("Re: {subject}"));
@@ -623,7 +626,14 @@ fn resend_is_a_new_message_and_nothing_is_mailed_twice() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     postal(d)
-        .args(["new", "chess", "-o", "game.json", "--white", "Ana <ana@example.org>"])
+        .args([
+            "new",
+            "chess",
+            "-o",
+            "game.json",
+            "--white",
+            "Ana <ana@example.org>",
+        ])
         .args(["--black", "Ben <ben@example.org>", "--mail"])
         .assert()
         .success()
@@ -631,8 +641,14 @@ fn resend_is_a_new_message_and_nothing_is_mailed_twice() {
             "Mailed Ana <ana@example.org> and Ben <ben@example.org>: written to",
         ));
     // Acts without --mail wait for `postal mail`, which sends them in one notice.
-    postal(d).args(["move", "game.json", "e4"]).assert().success();
-    postal(d).args(["draw", "offer", "game.json", "--as", "white"]).assert().success();
+    postal(d)
+        .args(["move", "game.json", "e4"])
+        .assert()
+        .success();
+    postal(d)
+        .args(["draw", "offer", "game.json", "--as", "white"])
+        .assert()
+        .success();
     postal(d)
         .args(["mail", "game.json"])
         .assert()
@@ -659,12 +675,24 @@ fn resend_is_a_new_message_and_nothing_is_mailed_twice() {
     };
     let (first, both, again) = (by_refs(0), by_refs(1), by_refs(2));
     let text = both["text"].as_str().unwrap();
-    assert!(text.starts_with("Ana (White) played 1. e4.\nAna (White) offers a draw.\n"), "{text}");
+    assert!(
+        text.starts_with("Ana (White) played 1. e4.\nAna (White) offers a draw.\n"),
+        "{text}"
+    );
     assert_eq!(again["text"], both["text"]);
-    assert_ne!(first_header(&again, "message-id"), first_header(&both, "message-id"));
-    assert_eq!(id_list(&again, "in-reply-to"), vec![first_header(&both, "message-id")]);
+    assert_ne!(
+        first_header(&again, "message-id"),
+        first_header(&both, "message-id")
+    );
+    assert_eq!(
+        id_list(&again, "in-reply-to"),
+        vec![first_header(&both, "message-id")]
+    );
     let saved = std::fs::read_to_string(d.join("game.json")).unwrap();
-    assert!(saved.contains(&format!("\"resend_of\": \"{}\"", first_header(&both, "message-id"))));
+    assert!(saved.contains(&format!(
+        "\"resend_of\": \"{}\"",
+        first_header(&both, "message-id")
+    )));
     assert!(saved.contains("\"first_act\": 1"), "{saved}");
     assert!(first_header(&first, "subject").starts_with("[postal] Ana v Ben, FIDE chess ("));
 }
@@ -675,7 +703,12 @@ fn a_hundred_games_in_one_second_have_distinct_ids() {
     for i in 0..100 {
         postal(dir.path())
             .args(["new", "gardner", "-o", &format!("g{i}.json")])
-            .args(["--white", "Ana <ana@example.org>", "--black", "Ben <ben@example.org>"])
+            .args([
+                "--white",
+                "Ana <ana@example.org>",
+                "--black",
+                "Ben <ben@example.org>",
+            ])
             .arg("--mail")
             .assert()
             .success();
@@ -725,14 +758,18 @@ fn names_and_addresses_new_accepts_are_mailed_whole() {
     assert_eq!(
         tos,
         vec![
-            "\"Ana \\\"the rook\\\" Lima\" <ana@example.org>, Bén Ñúñez <ben@example.org>".to_string(),
+            "\"Ana \\\"the rook\\\" Lima\" <ana@example.org>, Bén Ñúñez <ben@example.org>"
+                .to_string(),
             format!("Ana, Ben <ana@example.org>, {long} <ben@example.org>"),
         ]
     );
     // Python's address parser reads the display names back whole where
     // no encoded word is split.
     let parsed: Vec<serde_json::Value> = got.iter().map(|m| m["to"][0].clone()).collect();
-    assert!(parsed.contains(&serde_json::json!(["Ana, Ben", ANA])), "{parsed:?}");
+    assert!(
+        parsed.contains(&serde_json::json!(["Ana, Ben", ANA])),
+        "{parsed:?}"
+    );
     assert!(parsed.contains(&serde_json::json!(["Ana \"the rook\" Lima", ANA])));
 }
 
@@ -741,8 +778,14 @@ fn new_refuses_what_mail_would_refuse() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     for (player, why) in [
-        (format!("{} <ana@example.org>", "a".repeat(101)), "the limit is 100"),
-        ("Ana\r\nBcc: eve@example.org <ana@example.org>".into(), "control character"),
+        (
+            format!("{} <ana@example.org>", "a".repeat(101)),
+            "the limit is 100",
+        ),
+        (
+            "Ana\r\nBcc: eve@example.org <ana@example.org>".into(),
+            "control character",
+        ),
         ("Ana\nBcc: eve@example.org".into(), "control character"),
         ("José <josé@example.org>".into(), "SMTPUTF8"),
         ("Ana <ana@exämple.org>".into(), "SMTPUTF8"),
@@ -761,7 +804,14 @@ fn new_refuses_what_mail_would_refuse() {
     // A hand-edited file is refused by the same check when mailed, and
     // left as it was.
     postal(d)
-        .args(["new", "chess", "-o", "game.json", "--white", "Ana <ana@example.org>"])
+        .args([
+            "new",
+            "chess",
+            "-o",
+            "game.json",
+            "--white",
+            "Ana <ana@example.org>",
+        ])
         .args(["--black", "Ben <ben@example.org>"])
         .assert()
         .success();
@@ -777,7 +827,10 @@ fn new_refuses_what_mail_would_refuse() {
             .assert()
             .code(1)
             .stderr(predicates::str::contains(why));
-        assert_eq!(std::fs::read_to_string(d.join("game.json")).unwrap(), edited);
+        assert_eq!(
+            std::fs::read_to_string(d.join("game.json")).unwrap(),
+            edited
+        );
         assert!(!d.join("outbox").exists());
     }
     let edited = text.replace("ben@example.org", "bén@example.org");
@@ -794,11 +847,21 @@ fn a_file_from_before_notices_gets_a_stable_id() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     postal(d)
-        .args(["new", "chess", "-o", "game.json", "--white", "Ana <ana@example.org>"])
+        .args([
+            "new",
+            "chess",
+            "-o",
+            "game.json",
+            "--white",
+            "Ana <ana@example.org>",
+        ])
         .args(["--black", "Ben <ben@example.org>"])
         .assert()
         .success();
-    postal(d).args(["move", "game.json", "e4"]).assert().success();
+    postal(d)
+        .args(["move", "game.json", "e4"])
+        .assert()
+        .success();
     let text = std::fs::read_to_string(d.join("game.json")).unwrap();
     let old: String = text
         .lines()
@@ -806,9 +869,8 @@ fn a_file_from_before_notices_gets_a_stable_id() {
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(d.join("game.json"), &old).unwrap();
-    let derived = postal::game::notices::derived_game_id(
-        postal::game::Game::from_json(&old).unwrap().file(),
-    );
+    let derived =
+        postal::game::notices::derived_game_id(postal::game::Game::from_json(&old).unwrap().file());
     postal(d).args(["mail", "game.json"]).assert().success();
     let saved = std::fs::read_to_string(d.join("game.json")).unwrap();
     assert!(saved.contains(&format!("\"id\": \"{derived}\"")), "{saved}");
@@ -822,7 +884,14 @@ fn a_failed_send_keeps_the_move_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
     let config = smtp_config_file(dir.path(), server.port, "user = \"ana\"\n");
     postal(dir.path())
-        .args(["new", "chess", "-o", "game.json", "--white", "Ana <ana@example.org>"])
+        .args([
+            "new",
+            "chess",
+            "-o",
+            "game.json",
+            "--white",
+            "Ana <ana@example.org>",
+        ])
         .args(["--black", "Ben <ben@example.org>"])
         .assert()
         .success();
@@ -859,11 +928,21 @@ fn dry_run_sends_and_records_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     postal(d)
-        .args(["new", "gardner", "-o", "game.json", "--white", "Ana <ana@example.org>"])
+        .args([
+            "new",
+            "gardner",
+            "-o",
+            "game.json",
+            "--white",
+            "Ana <ana@example.org>",
+        ])
         .args(["--black", "Ben <ben@example.org>", "--mail"])
         .assert()
         .success();
-    postal(d).args(["move", "game.json", "d3"]).assert().success();
+    postal(d)
+        .args(["move", "game.json", "d3"])
+        .assert()
+        .success();
     let before = std::fs::read(d.join("game.json")).unwrap();
     let out = postal(d)
         .args(["mail", "game.json", "--dry-run"])

@@ -52,7 +52,10 @@ impl Server {
             .map(|p| (p.file_stem().unwrap().to_str().unwrap().parse().unwrap(), p))
             .collect();
         files.sort();
-        files.iter().map(|(_, p)| std::fs::read(p).unwrap()).collect()
+        files
+            .iter()
+            .map(|(_, p)| std::fs::read(p).unwrap())
+            .collect()
     }
 
     /// Sends a message as a player's mail client would.
@@ -62,11 +65,9 @@ impl Server {
             .port(self.port)
             .tls(lettre::transport::smtp::client::Tls::None)
             .build();
-        let env = lettre::address::Envelope::new(
-            Some(from.parse().unwrap()),
-            vec![to.parse().unwrap()],
-        )
-        .unwrap();
+        let env =
+            lettre::address::Envelope::new(Some(from.parse().unwrap()), vec![to.parse().unwrap()])
+                .unwrap();
         t.send_raw(&env, raw).unwrap();
     }
 }
@@ -100,20 +101,30 @@ fn stdout(c: &mut assert_cmd::Command) -> String {
 /// A referee folder with one chess game between Ana and Ben; the game id.
 fn referee(dir: &Path, mail: Option<&str>) -> (PathBuf, String) {
     let r = dir.join("ref");
-    stdout(postal(NOW).args(["referee", "init"]).arg(&r).args(["--address", "Postal <postal@example.org>"]));
+    stdout(
+        postal(NOW)
+            .args(["referee", "init"])
+            .arg(&r)
+            .args(["--address", "Postal <postal@example.org>"]),
+    );
     if let Some(m) = mail {
         let path = r.join("referee.toml");
         let t = std::fs::read_to_string(&path).unwrap();
         std::fs::write(&path, t.replace("[mail]\ntransport = \"outbox\"\n", m)).unwrap();
     }
-    let out = stdout(postal(NOW).args(["new", "chess", "--referee"]).arg(&r).args([
-        "--white",
-        "Ana <ana@example.org>",
-        "--black",
-        "Ben <ben@example.org>",
-        "--time-control",
-        "3d",
-    ]));
+    let out = stdout(
+        postal(NOW)
+            .args(["new", "chess", "--referee"])
+            .arg(&r)
+            .args([
+                "--white",
+                "Ana <ana@example.org>",
+                "--black",
+                "Ben <ben@example.org>",
+                "--time-control",
+                "3d",
+            ]),
+    );
     let gid = out.split_whitespace().nth(1).unwrap().to_string();
     (r, gid)
 }
@@ -127,10 +138,24 @@ impl Mail {
         MessageParser::default().parse(&self.raw).unwrap()
     }
     fn to(&self) -> String {
-        self.msg().to().unwrap().first().unwrap().address().unwrap().to_string()
+        self.msg()
+            .to()
+            .unwrap()
+            .first()
+            .unwrap()
+            .address()
+            .unwrap()
+            .to_string()
     }
     fn reply_to(&self) -> String {
-        self.msg().reply_to().unwrap().first().unwrap().address().unwrap().to_string()
+        self.msg()
+            .reply_to()
+            .unwrap()
+            .first()
+            .unwrap()
+            .address()
+            .unwrap()
+            .to_string()
     }
     fn id(&self) -> String {
         self.msg().message_id().unwrap().to_string()
@@ -218,7 +243,12 @@ fn names(dir: &Path) -> BTreeSet<String> {
 fn a_whole_game_by_replies_alone_through_smtp_and_a_maildir() {
     let tmp = tempfile::tempdir().unwrap();
     let md = tmp.path().join("Maildir");
-    let server = Server::start(&["--maildir", md.to_str().unwrap(), "--maildir-for", "postal+"]);
+    let server = Server::start(&[
+        "--maildir",
+        md.to_str().unwrap(),
+        "--maildir-for",
+        "postal+",
+    ]);
     let mail = format!(
         "[mail]\ntransport = \"smtp\"\n[mail.smtp]\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\n",
         server.port
@@ -226,7 +256,10 @@ fn a_whole_game_by_replies_alone_through_smtp_and_a_maildir() {
     let (r, gid) = referee(tmp.path(), Some(&mail));
     let first = server.received();
     assert_eq!(first.len(), 1, "the first notice goes to White");
-    let players = [("ana@example.org", "Ana <ana@example.org>"), ("ben@example.org", "Ben <ben@example.org>")];
+    let players = [
+        ("ana@example.org", "Ana <ana@example.org>"),
+        ("ben@example.org", "Ben <ben@example.org>"),
+    ];
     // Fool's mate, each reply written as a different client writes it.
     let plan = [
         (0, "f3", Style::TopPost),
@@ -236,32 +269,76 @@ fn a_whole_game_by_replies_alone_through_smtp_and_a_maildir() {
     ];
     for (n, (who, command, style)) in plan.into_iter().enumerate() {
         let (addr, from) = players[who];
-        let all: Vec<Mail> = server.received().into_iter().map(|raw| Mail { raw }).collect();
+        let all: Vec<Mail> = server
+            .received()
+            .into_iter()
+            .map(|raw| Mail { raw })
+            .collect();
         let notice = all.iter().rev().find(|m| m.to() == addr).unwrap();
-        assert!(notice.text().starts_with("-- postal: write your answer above this line --"));
+        assert!(notice
+            .text()
+            .starts_with("-- postal: write your answer above this line --"));
         assert!(notice.text().contains("Your move"), "{}", notice.text());
         let before = all.len();
-        server.submit(addr, &notice.reply_to(), &reply(notice, from, command, style, n));
+        server.submit(
+            addr,
+            &notice.reply_to(),
+            &reply(notice, from, command, style, n),
+        );
         assert_eq!(names(&md.join("new")).len(), 1);
-        let out = stdout(postal(NOW).args(["referee", "run"]).arg(&r).arg("--maildir").arg(&md).arg("--once"));
+        let out = stdout(
+            postal(NOW)
+                .args(["referee", "run"])
+                .arg(&r)
+                .arg("--maildir")
+                .arg(&md)
+                .arg("--once"),
+        );
         assert!(out.contains("applied"), "{command}: {out}");
         assert!(names(&md.join("new")).is_empty());
         assert!(names(&md.join("cur")).iter().all(|n| n.ends_with(":2,S")));
-        let after: Vec<Mail> = server.received().into_iter().map(|raw| Mail { raw }).collect();
-        assert_eq!(after.len(), before + 2, "a notice to each player after {command}");
+        let after: Vec<Mail> = server
+            .received()
+            .into_iter()
+            .map(|raw| Mail { raw })
+            .collect();
+        assert_eq!(
+            after.len(),
+            before + 2,
+            "a notice to each player after {command}"
+        );
         for m in &after[before..] {
-            assert_eq!(m.header("Auto-Submitted").as_deref(), Some("auto-generated").filter(|_| m.to() != addr).or(Some("auto-replied")));
-            assert!(m.header("References").unwrap().contains(&format!("postal.{gid}.0.")));
+            assert_eq!(
+                m.header("Auto-Submitted").as_deref(),
+                Some("auto-generated")
+                    .filter(|_| m.to() != addr)
+                    .or(Some("auto-replied"))
+            );
+            assert!(m
+                .header("References")
+                .unwrap()
+                .contains(&format!("postal.{gid}.0.")));
         }
     }
-    let all: Vec<Mail> = server.received().into_iter().map(|raw| Mail { raw }).collect();
+    let all: Vec<Mail> = server
+        .received()
+        .into_iter()
+        .map(|raw| Mail { raw })
+        .collect();
     for (addr, _) in players {
         let last = all.iter().rev().find(|m| m.to() == addr).unwrap();
-        assert!(last.text().contains("The game is over: 0-1, checkmate"), "{}", last.text());
+        assert!(
+            last.text().contains("The game is over: 0-1, checkmate"),
+            "{}",
+            last.text()
+        );
     }
     let game = std::fs::read_to_string(r.join("games").join(format!("{gid}.json"))).unwrap();
     assert!(game.contains("\"via\""), "{game}");
-    assert!(game.contains("Thanks for the game."), "the bottom-posted comment is kept");
+    assert!(
+        game.contains("Thanks for the game."),
+        "the bottom-posted comment is kept"
+    );
     assert_eq!(names(&md.join("cur")).len(), 4);
 }
 
@@ -294,7 +371,12 @@ fn receive(r: &Path, raw: &[u8]) -> (String, BTreeSet<String>) {
         .write_stdin(raw.to_vec())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     (String::from_utf8(out.stdout).unwrap(), before)
 }
 
@@ -323,12 +405,21 @@ fn refusals_holds_duplicates_and_auto_replies() {
 
     // An illegal move: answered with the reason, the game untouched.
     let before = game_text(&r, &gid);
-    let (out, seen) = receive(&r, &plain(ana, &token, "illegal", "Ke2\r\n\r\n> quoted", ""));
+    let (out, seen) = receive(
+        &r,
+        &plain(ana, &token, "illegal", "Ke2\r\n\r\n> quoted", ""),
+    );
     assert!(out.contains("answered"), "{out}");
     assert_eq!(game_text(&r, &gid), before);
     let answer = new_letters(&r, &seen);
     assert_eq!(answer.len(), 1);
-    assert!(answer[0].text().contains("postal did not play your message"), "{}", answer[0].text());
+    assert!(
+        answer[0]
+            .text()
+            .contains("postal did not play your message"),
+        "{}",
+        answer[0].text()
+    );
     assert!(answer[0].text().contains("> Ke2"));
     assert_eq!(answer[0].to(), "ana@example.org");
 
@@ -342,24 +433,40 @@ fn refusals_holds_duplicates_and_auto_replies() {
     // An out-of-office reply to the notice: never answered.
     let (out, seen) = receive(
         &r,
-        &plain(ana, &token, "ooo", "I am away until Monday.", "Auto-Submitted: auto-replied\r\n"),
+        &plain(
+            ana,
+            &token,
+            "ooo",
+            "I am away until Monday.",
+            "Auto-Submitted: auto-replied\r\n",
+        ),
     );
     assert!(out.contains("ignored"), "{out}");
     assert!(new_letters(&r, &seen).is_empty());
 
     // A forged From with the right token: held, and the registered
     // address (not the From) asked to confirm.
-    let (out, seen) = receive(&r, &plain("Eve <eve@evil.example>", &token, "forged", "e4", ""));
+    let (out, seen) = receive(
+        &r,
+        &plain("Eve <eve@evil.example>", &token, "forged", "e4", ""),
+    );
     assert!(out.contains("held"), "{out}");
     assert_eq!(game_text(&r, &gid), before);
     let ask = new_letters(&r, &seen);
     assert_eq!(ask.len(), 1);
     assert_eq!(ask[0].to(), "ana@example.org");
-    assert!(ask[0].text().contains("eve@evil.example"), "{}", ask[0].text());
+    assert!(
+        ask[0].text().contains("eve@evil.example"),
+        "{}",
+        ask[0].text()
+    );
     assert_eq!(names(&r.join("held")).len(), 1);
     // Eve cannot confirm it herself.
     let confirm = ask[0].reply_to();
-    let (out, _) = receive(&r, &plain("eve@evil.example", &confirm, "eve-confirms", "yes", ""));
+    let (out, _) = receive(
+        &r,
+        &plain("eve@evil.example", &confirm, "eve-confirms", "yes", ""),
+    );
     assert!(out.contains("ignored"), "{out}");
     assert_eq!(game_text(&r, &gid), before);
 
@@ -382,29 +489,50 @@ fn refusals_holds_duplicates_and_auto_replies() {
 
     // Ben answers; Ana answers the first notice again: stale, with the
     // current position.
-    let to_ben = letters.iter().find(|m| m.to() == "ben@example.org").unwrap();
-    let (out, _) = receive(&r, &plain("ben@example.org", &to_ben.reply_to(), "move2", "1... e5", ""));
+    let to_ben = letters
+        .iter()
+        .find(|m| m.to() == "ben@example.org")
+        .unwrap();
+    let (out, _) = receive(
+        &r,
+        &plain(
+            "ben@example.org",
+            &to_ben.reply_to(),
+            "move2",
+            "1... e5",
+            "",
+        ),
+    );
     assert!(out.contains("applied"), "{out}");
     let after = game_text(&r, &gid);
     let (out, seen) = receive(&r, &plain(ana, &token, "old", "d4", ""));
     assert!(out.contains("stale"), "{out}");
     let stale = new_letters(&r, &seen);
-    assert!(stale[0].text().contains("old notice"), "{}", stale[0].text());
+    assert!(
+        stale[0].text().contains("old notice"),
+        "{}",
+        stale[0].text()
+    );
     assert!(stale[0].text().contains("Moves: 1. e4 e5"));
     assert_eq!(game_text(&r, &gid), after);
 
     // A reply routed only by In-Reply-To, from Ana's own address: held.
     let (out, _) = receive(
         &r,
-        &plain(ana, "postal@example.org", "thread", "Nf3", &format!("In-Reply-To: <{}>\r\n", notice.id())),
+        &plain(
+            ana,
+            "postal@example.org",
+            "thread",
+            "Nf3",
+            &format!("In-Reply-To: <{}>\r\n", notice.id()),
+        ),
     );
     assert!(out.contains("held"), "{out}");
     // Ana confirms it: played now.
     let ask = outbox(&r)
         .into_iter()
         .map(|(_, m)| m)
-        .filter(|m| m.text().contains("without a reply token"))
-        .last()
+        .rfind(|m| m.text().contains("without a reply token"))
         .unwrap();
     let (out, _) = receive(&r, &plain(ana, &ask.reply_to(), "confirm2", "yes", ""));
     assert!(out.contains("applied: White played 2. Nf3"), "{out}");
@@ -426,8 +554,15 @@ fn a_crash_at_each_step_loses_nothing_and_doubles_nothing() {
             .unwrap();
         assert_eq!(out.status.code(), Some(75), "{point}");
     }
-    assert!(game_text(&r, &gid).contains("\"e4\""), "committed by the second try");
-    assert_eq!(outbox(&r).len(), 1, "nothing sent before the message is finished");
+    assert!(
+        game_text(&r, &gid).contains("\"e4\""),
+        "committed by the second try"
+    );
+    assert_eq!(
+        outbox(&r).len(),
+        1,
+        "nothing sent before the message is finished"
+    );
     let (out, _) = receive(&r, &msg);
     assert!(out.contains("already handled"), "{out}");
     assert_eq!(outbox(&r).len(), 3);
@@ -452,7 +587,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (self.0 >> 33) % n
     }
 }
@@ -473,7 +611,11 @@ fn kill_9_at_random_moments_200_times() {
         let game = postal::game::store::load(&referee.game_path(&gid)).unwrap();
         let side = game.turn();
         let to = postal::referee::letter::reply_address(&referee, &gid, &game, side);
-        let from = if i % 2 == 0 { "ana@example.org" } else { "ben@example.org" };
+        let from = if i % 2 == 0 {
+            "ana@example.org"
+        } else {
+            "ben@example.org"
+        };
         let msg = plain(from, &to, &format!("kill{i}"), mv, "");
         let file = tmp.path().join(format!("m{i}.eml"));
         std::fs::write(&file, &msg).unwrap();
@@ -499,9 +641,19 @@ fn kill_9_at_random_moments_200_times() {
             .env("POSTAL_NOW", NOW)
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let game = postal::game::store::load(&referee.game_path(&gid)).unwrap();
-        assert_eq!(game.moves().len(), i + 1, "after {mv}: {}", String::from_utf8_lossy(&out.stdout));
+        assert_eq!(
+            game.moves().len(),
+            i + 1,
+            "after {mv}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
     }
     assert_eq!(kills, 200);
     let game = postal::game::store::load(&referee.game_path(&gid)).unwrap();
@@ -520,10 +672,14 @@ fn show_help_games_and_sweep() {
     let token = first_notice(&r).reply_to();
     let (out, seen) = receive(&r, &plain("ana@example.org", &token, "help", "help", ""));
     assert!(out.contains("answered: help"), "{out}");
-    assert!(new_letters(&r, &seen)[0].text().contains("takeback request"));
+    assert!(new_letters(&r, &seen)[0]
+        .text()
+        .contains("takeback request"));
     let (out, seen) = receive(&r, &plain("ana@example.org", &token, "show", "Show", ""));
     assert!(out.contains("answered: show"), "{out}");
-    assert!(new_letters(&r, &seen)[0].text().contains("Your move (White)"));
+    assert!(new_letters(&r, &seen)[0]
+        .text()
+        .contains("Your move (White)"));
     // The bare game address answers show, to the registered address only.
     let bare = format!("postal+{gid}@example.org");
     let (out, _) = receive(&r, &plain("ben@example.org", &bare, "bare", "show", ""));
@@ -531,26 +687,58 @@ fn show_help_games_and_sweep() {
     let (out, _) = receive(&r, &plain("eve@evil.example", &bare, "bare2", "show", ""));
     assert!(out.contains("ignored"), "{out}");
 
-    let list = stdout(postal(NOW).args(["referee", "games"]).arg(&r).args(["--player", "ANA@example.org", "--my-turn"]));
-    assert!(list.contains(&gid) && list.contains("white to move"), "{list}");
-    let list = stdout(postal(NOW).args(["referee", "games"]).arg(&r).args(["--player", "ben@example.org", "--my-turn"]));
+    let list = stdout(postal(NOW).args(["referee", "games"]).arg(&r).args([
+        "--player",
+        "ANA@example.org",
+        "--my-turn",
+    ]));
+    assert!(
+        list.contains(&gid) && list.contains("white to move"),
+        "{list}"
+    );
+    let list = stdout(postal(NOW).args(["referee", "games"]).arg(&r).args([
+        "--player",
+        "ben@example.org",
+        "--my-turn",
+    ]));
     assert!(list.is_empty(), "{list}");
     let json = stdout(postal(NOW).args(["referee", "games"]).arg(&r).arg("--json"));
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v[0]["id"], gid.as_str());
 
     // A day before the deadline, a reminder; after it, a forfeit, once.
-    let out = stdout(postal("2026-12-03T10:00:00Z").args(["referee", "sweep"]).arg(&r));
+    let out = stdout(
+        postal("2026-12-03T10:00:00Z")
+            .args(["referee", "sweep"])
+            .arg(&r),
+    );
     assert!(out.contains("1 reminders; 0 time forfeits"), "{out}");
-    let out = stdout(postal("2026-12-03T11:00:00Z").args(["referee", "sweep"]).arg(&r));
+    let out = stdout(
+        postal("2026-12-03T11:00:00Z")
+            .args(["referee", "sweep"])
+            .arg(&r),
+    );
     assert!(out.contains("0 reminders; 0 time forfeits"), "{out}");
     let before = names(&r.join("outbox/new"));
-    let out = stdout(postal("2026-12-04T10:00:00Z").args(["referee", "sweep"]).arg(&r));
+    let out = stdout(
+        postal("2026-12-04T10:00:00Z")
+            .args(["referee", "sweep"])
+            .arg(&r),
+    );
     assert!(out.contains(&format!("1 time forfeits ({gid})")), "{out}");
     let ends = new_letters(&r, &before);
     assert_eq!(ends.len(), 2);
-    assert!(ends.iter().all(|m| m.text().contains("The game is over: 0-1")), "{}", ends[0].text());
-    let out = stdout(postal("2026-12-04T11:00:00Z").args(["referee", "sweep"]).arg(&r));
+    assert!(
+        ends.iter()
+            .all(|m| m.text().contains("The game is over: 0-1")),
+        "{}",
+        ends[0].text()
+    );
+    let out = stdout(
+        postal("2026-12-04T11:00:00Z")
+            .args(["referee", "sweep"])
+            .arg(&r),
+    );
     assert!(out.contains("0 time forfeits"), "{out}");
     let list = stdout(postal(NOW).args(["referee", "games"]).arg(&r));
     assert!(list.contains("0-1"), "{list}");
@@ -563,7 +751,10 @@ fn answers_are_rate_limited_per_address() {
     let token = first_notice(&r).reply_to();
     let before = names(&r.join("outbox/new"));
     for i in 0..8 {
-        receive(&r, &plain("ana@example.org", &token, &format!("show{i}"), "show", ""));
+        receive(
+            &r,
+            &plain("ana@example.org", &token, &format!("show{i}"), "show", ""),
+        );
     }
     assert_eq!(new_letters(&r, &before).len(), 5, "answers_per_hour = 5");
     // A message over 1 MB is ignored unread.

@@ -6,8 +6,8 @@
 use super::game::{clock, game_error};
 use super::{emit, CliError};
 use crate::game::{store, Game};
-use crate::referee::index::refresh;
 use crate::referee::inbound::MAX_SIZE;
+use crate::referee::index::refresh;
 use crate::referee::{letter, maildir, spool, sweep, Referee, RefereeError};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -67,9 +67,11 @@ pub enum Sub {
 
 /// Read one mail message and play it (for a mail server).
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Exit status: 0 for every outcome about the message (applied, \
+#[command(
+    after_help = "Exit status: 0 for every outcome about the message (applied, \
 answered, held, ignored); 75 (EX_TEMPFAIL) when it should be delivered again later (a \
-game's lock busy, a full disk, an unusable referee folder).")]
+game's lock busy, a full disk, an unusable referee folder)."
+)]
 pub struct ReceiveArgs {
     /// The referee folder.
     #[arg(long, value_name = "DIR")]
@@ -109,10 +111,7 @@ pub fn register(r: &Referee, game: &Game) -> Result<String, CliError> {
     spool::prepare(r, &l.name, &bytes).map_err(referee_error)?;
     let gid = r.add_game(&game).map_err(referee_error)?;
     spool::release(r, &l.name).map_err(referee_error)?;
-    let mut text = format!(
-        "Game {gid} registered in {}\n",
-        r.game_path(&gid).display()
-    );
+    let mut text = format!("Game {gid} registered in {}\n", r.game_path(&gid).display());
     match spool::drain(r) {
         Ok(sent) => {
             for (_, d) in sent {
@@ -241,7 +240,10 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                             "{} to move{}",
                             row.turn,
                             row.deadline
-                                .map(|d| format!(", deadline {}", crate::game::clock::format_time(d)))
+                                .map(|d| format!(
+                                    ", deadline {}",
+                                    crate::game::clock::format_time(d)
+                                ))
                                 .unwrap_or_default()
                         ),
                     };

@@ -69,8 +69,7 @@ pub fn check_address(addr: &str) -> Result<(), String> {
             && !s.starts_with('.')
             && !s.ends_with('.')
             && !s.contains("..")
-            && s
-                .chars()
+            && s.chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '.' || extra.contains(c))
     };
     if local.len() > 64 || !atom_ok(local, ATEXT) {

@@ -70,7 +70,9 @@ impl Player {
             name: (!name.is_empty()).then(|| name.to_string()),
             email: email.map(str::to_string),
         };
-        player.check().map_err(|e| format!("player {text:?}: {e}"))?;
+        player
+            .check()
+            .map_err(|e| format!("player {text:?}: {e}"))?;
         Ok(player)
     }
 

@@ -170,7 +170,9 @@ impl Game {
             }
             rev.push(ActRef::Event(k));
             if let Act::TakebackAccept { retracted } = &e.act {
-                board.extend((0..retracted.len()).map(|index| ActRef::Retracted { event: k, index }));
+                board.extend(
+                    (0..retracted.len()).map(|index| ActRef::Retracted { event: k, index }),
+                );
             }
         }
         while let Some(m) = board.pop() {
@@ -205,7 +207,7 @@ impl Game {
                 // The retracted moves followed ply `e.ply`; sides alternate.
                 let ply = self.events()[event].ply + index;
                 let first = self.positions()[0].turn;
-                Some(if ply % 2 == 0 { first } else { !first })
+                Some(if ply.is_multiple_of(2) { first } else { !first })
             }
             ActRef::Event(i) => Some(self.events()[i].side),
         }
@@ -320,7 +322,9 @@ pub fn is_message_id(s: &str) -> bool {
         return false;
     };
     s.len() <= 250
-        && inner.bytes().all(|b| (0x21..0x7f).contains(&b) && !b"<>\"\\()[],;:".contains(&b))
+        && inner
+            .bytes()
+            .all(|b| (0x21..0x7f).contains(&b) && !b"<>\"\\()[],;:".contains(&b))
         && inner
             .split_once('@')
             .is_some_and(|(l, r)| !l.is_empty() && !r.is_empty() && !r.contains('@'))
@@ -451,7 +455,14 @@ mod tests {
         for id in ["<a@b>", "<postal.1.2@example.org>"] {
             assert!(is_message_id(id), "{id}");
         }
-        for id in ["a@b", "<a b@c>", "<a@b>\r\nBcc: x", "<@b>", "<a@>", "<a@b@c>"] {
+        for id in [
+            "a@b",
+            "<a b@c>",
+            "<a@b>\r\nBcc: x",
+            "<@b>",
+            "<a@>",
+            "<a@b@c>",
+        ] {
             assert!(!is_message_id(id), "{id}");
         }
     }

@@ -129,7 +129,7 @@ pub fn sender(from: &str) -> Result<Mailbox, MailError> {
     let parsed = from
         .parse::<Mailbox>()
         .map_err(|e| MailError::Config(format!("from {from:?}: {e}")))?;
-    mailbox(parsed.name.as_deref(), &parsed.email.to_string())
+    mailbox(parsed.name.as_deref(), parsed.email.as_ref())
         .map_err(|e| MailError::Config(format!("from {from:?}: {e}")))
 }
 
@@ -239,7 +239,10 @@ pub(crate) mod tests {
         let first = head(&notice(0));
         assert!(first.contains("Subject: [postal] Ana v Ben"));
         assert!(!first.contains("In-Reply-To"));
-        assert_ne!(message_id("abc123", 1, "x.org"), message_id("abc123", 1, "x.org"));
+        assert_ne!(
+            message_id("abc123", 1, "x.org"),
+            message_id("abc123", 1, "x.org")
+        );
     }
 
     #[test]
@@ -260,7 +263,11 @@ pub(crate) mod tests {
         n.references.push("<x@y>\r\nBcc: eve@example.org".into());
         assert!(compose(&n).is_err());
         // The longest names accepted, unbroken, ASCII and not.
-        for name in ["a".repeat(100), "é".repeat(100), format!("Ana, \"{}\"", "b".repeat(90))] {
+        for name in [
+            "a".repeat(100),
+            "é".repeat(100),
+            format!("Ana, \"{}\"", "b".repeat(90)),
+        ] {
             let mut n = notice(40);
             n.to[0].name = Some(name.clone());
             n.to.push(To {

@@ -364,7 +364,10 @@ pub fn build(
     for l in &score {
         html.push_str(&format!("<p>{}</p>\n", escape_html(l)));
     }
-    html.push_str(&format!("<p>{}</p>\n</body></html>\n", escape_html(&attach_note)));
+    html.push_str(&format!(
+        "<p>{}</p>\n</body></html>\n",
+        escape_html(&attach_note)
+    ));
     let title = format!(
         "{} v {}",
         players.white.short(Color::White),

@@ -5,11 +5,11 @@
 //! refused recipient, timeout).
 
 use super::config::{Config, Security, TransportKind};
+use super::maildir::Maildir;
 use super::MailError;
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{Message, SendmailTransport, SmtpTransport, Transport};
-use super::maildir::Maildir;
 use std::path::{Path, PathBuf};
 
 /// Where a message went.

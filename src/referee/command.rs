@@ -252,11 +252,17 @@ mod tests {
         assert_eq!(parse_line("claim time"), Command::Claim(Some(Claim::Time)));
         assert_eq!(
             parse_line("12... Nf6"),
-            Command::Move { number: Some((12, true)), text: "Nf6".into() }
+            Command::Move {
+                number: Some((12, true)),
+                text: "Nf6".into()
+            }
         );
         assert_eq!(
             parse_line("3.e4"),
-            Command::Move { number: Some((3, false)), text: "e4".into() }
+            Command::Move {
+                number: Some((3, false)),
+                text: "e4".into()
+            }
         );
         assert!(parse_block(&lines(&["e4", "draw offer"])).is_ok());
         assert!(parse_block(&lines(&["e4", "d4"])).is_err());
@@ -267,7 +273,13 @@ mod tests {
     #[test]
     fn all_or_none_and_numbers() {
         let now = parse_time("2025-01-01T00:00:00Z").unwrap();
-        let mut g = Game::new(Position::start(Variant::Chess), Players::default(), None, now).unwrap();
+        let mut g = Game::new(
+            Position::start(Variant::Chess),
+            Players::default(),
+            None,
+            now,
+        )
+        .unwrap();
         let cmds = parse_block(&lines(&["1. e4", "draw offer"])).unwrap();
         let said = apply(&mut g, Color::White, &cmds, Some("hi".into()), now).unwrap();
         assert_eq!(said[0], "White played 1. e4");

@@ -75,7 +75,10 @@ fn is_footer(line: &str) -> bool {
 
 fn header_name(line: &str) -> Option<String> {
     let (name, _) = line.trim().split_once(':')?;
-    let name = name.trim_start_matches('*').trim_end_matches('*').to_lowercase();
+    let name = name
+        .trim_start_matches('*')
+        .trim_end_matches('*')
+        .to_lowercase();
     (!name.is_empty() && name.len() < 20 && !name.contains(' ')).then_some(name)
 }
 
@@ -85,10 +88,15 @@ fn is_header_block(lines: &[&str], i: usize) -> bool {
     if !matches!(first.as_deref(), Some("from" | "von" | "de" | "van")) {
         return false;
     }
-    lines.get(i + 1).and_then(|l| header_name(l)).is_some_and(|n| {
-        ["sent", "to", "date", "subject", "cc", "gesendet", "an", "envoyé", "objet", "à"]
+    lines
+        .get(i + 1)
+        .and_then(|l| header_name(l))
+        .is_some_and(|n| {
+            [
+                "sent", "to", "date", "subject", "cc", "gesendet", "an", "envoyé", "objet", "à",
+            ]
             .contains(&n.as_str())
-    })
+        })
 }
 
 fn is_attribution(line: &str) -> bool {
@@ -178,7 +186,8 @@ mod tests {
     #[test]
     fn html_converted_outlook_and_nbsp() {
         // An HTML reply converted to text: no quote marks, the marker unquoted.
-        let t = "12.\u{a0}Nf6\u{200b}\n\n-- postal: write your answer above this line --\nYour move\n";
+        let t =
+            "12.\u{a0}Nf6\u{200b}\n\n-- postal: write your answer above this line --\nYour move\n";
         assert_eq!(cmds(t), vec!["12. Nf6"]);
         let outlook = "12\u{2026} Nf6\r\n\r\nFrom: postal <postal@x.org>\r\nSent: Tuesday\r\nTo: Ben\r\n-- postal: write";
         assert_eq!(cmds(outlook), vec!["12... Nf6"]);

@@ -283,12 +283,18 @@ mod tests {
     fn init_makes_the_folder_and_a_private_key() {
         let dir = tempfile::tempdir().unwrap();
         let r = Referee::init(dir.path(), "Postal <postal@example.org>").unwrap();
-        assert_eq!((r.local.as_str(), r.domain.as_str()), ("postal", "example.org"));
+        assert_eq!(
+            (r.local.as_str(), r.domain.as_str()),
+            ("postal", "example.org")
+        );
         assert_eq!(r.key().len(), 32);
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            let mode = fs::metadata(dir.path().join("secret.key")).unwrap().permissions().mode();
+            let mode = fs::metadata(dir.path().join("secret.key"))
+                .unwrap()
+                .permissions()
+                .mode();
             assert_eq!(mode & 0o777, 0o600);
         }
         assert!(Referee::init(dir.path(), "Postal <postal@example.org>").is_err());

@@ -113,13 +113,18 @@ pub fn parse(raw: &[u8]) -> Option<Inbound> {
     }
     if let Some(ct) = msg.root_part().content_type() {
         if ct.ctype().eq_ignore_ascii_case("multipart")
-            && ct.subtype().is_some_and(|s| s.eq_ignore_ascii_case("report"))
+            && ct
+                .subtype()
+                .is_some_and(|s| s.eq_ignore_ascii_case("report"))
         {
             why("a delivery report (multipart/report)".into());
         }
     }
     if let Some(rp) = raw_header("Return-Path") {
-        if rp.trim_matches(|c: char| c == '<' || c == '>' || c.is_whitespace()).is_empty() {
+        if rp
+            .trim_matches(|c: char| c == '<' || c == '>' || c.is_whitespace())
+            .is_empty()
+        {
             why("a null sender (Return-Path: <>)".into());
         }
     }

@@ -14,9 +14,9 @@ use super::extract::MARKER;
 use super::{token, Referee};
 use crate::color::Color;
 use crate::game::clock::format_time;
+use crate::game::notices::{is_message_id, Addressee, NoticeRecord};
 use crate::game::state::Act;
 use crate::game::Game;
-use crate::game::notices::{is_message_id, Addressee, NoticeRecord};
 use crate::mail::compose::{game_subject, mailbox, sender};
 use crate::mail::MailError;
 use crate::render::{ascii, Options};
@@ -155,9 +155,7 @@ pub fn options(game: &Game, side: Color) -> String {
                 .unwrap_or_default()
         ));
     }
-    t.push_str(
-        "Also: draw offer | resign | takeback request | claim | show | help\n",
-    );
+    t.push_str("Also: draw offer | resign | takeback request | claim | show | help\n");
     t
 }
 
@@ -208,7 +206,11 @@ const MAX_REFERENCES: usize = 20;
 
 /// The game's thread so far, from the notices record: `References`.
 pub fn references(game: &Game) -> Vec<String> {
-    let ids: Vec<String> = game.notices().iter().map(|n| n.message_id.clone()).collect();
+    let ids: Vec<String> = game
+        .notices()
+        .iter()
+        .map(|n| n.message_id.clone())
+        .collect();
     if ids.len() <= MAX_REFERENCES {
         return ids;
     }
@@ -254,16 +256,30 @@ pub fn compose(r: &Referee, gid: &str, game: &Game, l: &Letter) -> Result<Vec<u8
     let refs = references(game);
     let p = &game.file().players;
     let subject = game_subject(
-        &format!("{} v {}", p.white.short(Color::White), p.black.short(Color::Black)),
+        &format!(
+            "{} v {}",
+            p.white.short(Color::White),
+            p.black.short(Color::Black)
+        ),
         game.variant().spec().title,
         gid,
     );
-    let to = l.to.parse::<Mailbox>().map_err(|e| MailError::Address(format!("{:?}: {e}", l.to)))?;
+    let to =
+        l.to.parse::<Mailbox>()
+            .map_err(|e| MailError::Address(format!("{:?}: {e}", l.to)))?;
     let mut b = lettre::Message::builder()
         .from(sender(&r.settings.address)?)
-        .to(mailbox(to.name.as_deref(), &to.email.to_string())?)
-        .reply_to(reply_to.parse::<Mailbox>().map_err(|e| MailError::Address(e.to_string()))?)
-        .subject(if refs.is_empty() { subject } else { format!("Re: {subject}") })
+        .to(mailbox(to.name.as_deref(), to.email.as_ref())?)
+        .reply_to(
+            reply_to
+                .parse::<Mailbox>()
+                .map_err(|e| MailError::Address(e.to_string()))?,
+        )
+        .subject(if refs.is_empty() {
+            subject
+        } else {
+            format!("Re: {subject}")
+        })
         .date(l.date.into())
         .message_id(Some(id));
     let parent = l

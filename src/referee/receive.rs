@@ -126,7 +126,11 @@ fn process(r: &Referee, raw: &[u8], now: DateTime<Utc>) -> Result<(String, Outco
         .find_map(|a| token::parse(a, &r.local, &r.settings.tag, &r.domain));
     let route = match route {
         Some(a) => a,
-        None => match msg.parents.iter().find_map(|p| letter::gid_of_message_id(r, p)) {
+        None => match msg
+            .parents
+            .iter()
+            .find_map(|p| letter::gid_of_message_id(r, p))
+        {
             Some(gid) => Address::Game { gid },
             None => return Ok((key, ignored("not addressed to a game"))),
         },
@@ -209,7 +213,13 @@ impl Ctx<'_> {
 
     /// Spools an answer to the side's registered address (rate-limited),
     /// then marks the message seen.
-    fn answer(&self, game: &Game, side: Color, text: String, reply_to: Option<String>) -> Result<(), RefereeError> {
+    fn answer(
+        &self,
+        game: &Game,
+        side: Color,
+        text: String,
+        reply_to: Option<String>,
+    ) -> Result<(), RefereeError> {
         let to = letter::mailbox_of(game, side);
         let addr = self.registered(game, side).unwrap_or_default();
         if within_rate(self.r, &addr, self.now)? {
@@ -233,7 +243,13 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    fn answered(&self, game: &Game, side: Color, why: &str, text: String) -> Result<Outcome, RefereeError> {
+    fn answered(
+        &self,
+        game: &Game,
+        side: Color,
+        why: &str,
+        text: String,
+    ) -> Result<Outcome, RefereeError> {
         self.answer(game, side, text, None)?;
         Ok(Outcome::Answered {
             gid: self.gid.clone(),
@@ -241,7 +257,13 @@ impl Ctx<'_> {
         })
     }
 
-    fn reply(&self, game: Game, side: Color, ply: usize, mac: &str) -> Result<Outcome, RefereeError> {
+    fn reply(
+        &self,
+        game: Game,
+        side: Color,
+        ply: usize,
+        mac: &str,
+    ) -> Result<Outcome, RefereeError> {
         let key = self.r.key();
         let cur = epoch(&game);
         let epoch_of = (0..=cur)
@@ -259,7 +281,12 @@ impl Ctx<'_> {
                     game.moves().len()
                 )
             };
-            let text = letter::refusal(&game, side, &why, &extract::extract(&self.msg.text).commands);
+            let text = letter::refusal(
+                &game,
+                side,
+                &why,
+                &extract::extract(&self.msg.text).commands,
+            );
             return self.answered(&game, side, "stale", text);
         }
         if self.msg.from != self.registered(&game, side) {
@@ -273,13 +300,22 @@ impl Ctx<'_> {
         self.act(game, side, &self.msg.text, &via)
     }
 
-    fn confirm(&self, game: Game, side: Color, ply: usize, held: &str, mac: &str) -> Result<Outcome, RefereeError> {
+    fn confirm(
+        &self,
+        game: Game,
+        side: Color,
+        ply: usize,
+        held: &str,
+        mac: &str,
+    ) -> Result<Outcome, RefereeError> {
         let good = token::same_mac(
             mac,
             &token::confirm_mac(self.r.key(), &self.gid, side, ply, epoch(&game), held),
         );
         if !good || self.msg.from != self.registered(&game, side) {
-            return Ok(ignored("a confirmation that is not valid or not from the player"));
+            return Ok(ignored(
+                "a confirmation that is not valid or not from the player",
+            ));
         }
         if game.has_via(held) {
             return Ok(Outcome::Duplicate {
@@ -287,7 +323,12 @@ impl Ctx<'_> {
             });
         }
         if ply != game.moves().len() {
-            let text = letter::refusal(&game, side, "the game has moved on since the message was held; it was not played", &[]);
+            let text = letter::refusal(
+                &game,
+                side,
+                "the game has moved on since the message was held; it was not played",
+                &[],
+            );
             return self.answered(&game, side, "stale confirmation", text);
         }
         let held_path = self.r.dir.join("held").join(format!("{held}.eml"));
@@ -320,7 +361,9 @@ impl Ctx<'_> {
         for l in &read {
             text.push_str(&format!("> {l}\n"));
         }
-        text.push_str("\nTo play it, reply to this message (with anything). To drop it, do nothing.\n\n");
+        text.push_str(
+            "\nTo play it, reply to this message (with anything). To drop it, do nothing.\n\n",
+        );
         text.push_str(&letter::standing(game, side));
         let confirm = token::confirm_address(
             self.r.key(),
@@ -340,7 +383,13 @@ impl Ctx<'_> {
     }
 
     /// Reads and applies a message's commands for `side`, recording `via`.
-    fn act(&self, mut game: Game, side: Color, text: &str, via: &str) -> Result<Outcome, RefereeError> {
+    fn act(
+        &self,
+        mut game: Game,
+        side: Color,
+        text: &str,
+        via: &str,
+    ) -> Result<Outcome, RefereeError> {
         let reply = extract::extract(text);
         let cmds = match command::parse_block(&reply.commands) {
             Ok(c) => c,

@@ -73,8 +73,8 @@ pub fn sweep(r: &Referee, now: DateTime<Utc>) -> Result<Swept, RefereeError> {
                 reply_to: None,
                 date: now,
             };
-            let bytes = letter::compose(r, gid, &game, &l)
-                .map_err(|e| RefereeError::Io(e.to_string()))?;
+            let bytes =
+                letter::compose(r, gid, &game, &l).map_err(|e| RefereeError::Io(e.to_string()))?;
             spool::put(r, &name, &bytes)?;
             out.reminders.push(gid.clone());
         } else if r.settings.auto_forfeit {
@@ -96,7 +96,9 @@ pub fn sweep(r: &Referee, now: DateTime<Utc>) -> Result<Swept, RefereeError> {
                 Err(_) => continue,
             };
             game.mark_via(moves, events, &via);
-            let said = vec![format!("the referee records a time forfeit: game over: {ending}")];
+            let said = vec![format!(
+                "the referee records a time forfeit: game over: {ending}"
+            )];
             let letters = letter::after_acts(&game, !turn, &said, "", &via, None, now);
             for l in &letters {
                 let bytes = letter::compose(r, gid, &game, l)

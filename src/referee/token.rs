@@ -109,8 +109,7 @@ pub fn confirm_mac(
 /// Compares two MACs in time independent of where they differ.
 pub fn same_mac(a: &str, b: &str) -> bool {
     a.len() == b.len()
-        && a
-            .bytes()
+        && a.bytes()
             .zip(b.bytes())
             .fold(0u8, |acc, (x, y)| acc | (x ^ y))
             == 0
@@ -237,34 +236,94 @@ mod tests {
 
     #[test]
     fn reply_addresses_round_trip_in_any_case() {
-        let a = reply_address(KEY, "postal", "", "example.org", "k3f9q2", Color::Black, 12, 0);
+        let a = reply_address(
+            KEY,
+            "postal",
+            "",
+            "example.org",
+            "k3f9q2",
+            Color::Black,
+            12,
+            0,
+        );
         assert!(a.starts_with("postal+k3f9q2-b12-"), "{a}");
         assert!(a.split('@').next().unwrap().len() <= 64);
         let parsed = parse(&a.to_uppercase(), "postal", "", "example.org").unwrap();
-        let Address::Reply { gid, side, ply, mac } = parsed else {
+        let Address::Reply {
+            gid,
+            side,
+            ply,
+            mac,
+        } = parsed
+        else {
             panic!()
         };
         assert_eq!((gid.as_str(), side, ply), ("k3f9q2", Color::Black, 12));
-        assert!(same_mac(&mac, &reply_mac(KEY, "k3f9q2", Color::Black, 12, 0)));
-        assert!(!same_mac(&mac, &reply_mac(KEY, "k3f9q2", Color::Black, 12, 1)));
-        assert!(!same_mac(&mac, &reply_mac(KEY, "k3f9q2", Color::White, 12, 0)));
-        assert!(!same_mac(&mac, &reply_mac(b"another key, another key, anothe", "k3f9q2", Color::Black, 12, 0)));
+        assert!(same_mac(
+            &mac,
+            &reply_mac(KEY, "k3f9q2", Color::Black, 12, 0)
+        ));
+        assert!(!same_mac(
+            &mac,
+            &reply_mac(KEY, "k3f9q2", Color::Black, 12, 1)
+        ));
+        assert!(!same_mac(
+            &mac,
+            &reply_mac(KEY, "k3f9q2", Color::White, 12, 0)
+        ));
+        assert!(!same_mac(
+            &mac,
+            &reply_mac(
+                b"another key, another key, anothe",
+                "k3f9q2",
+                Color::Black,
+                12,
+                0
+            )
+        ));
     }
 
     #[test]
     fn tags_confirmations_and_strangers() {
-        let a = reply_address(KEY, "ana", "postal", "example.org", "k3f9q2", Color::White, 0, 0);
+        let a = reply_address(
+            KEY,
+            "ana",
+            "postal",
+            "example.org",
+            "k3f9q2",
+            Color::White,
+            0,
+            0,
+        );
         assert!(a.starts_with("ana+postal-k3f9q2-w0-"), "{a}");
         assert!(parse(&a, "ana", "postal", "example.org").is_some());
         assert!(parse(&a, "ana", "", "example.org").is_none());
-        let c = confirm_address(KEY, "postal", "", "x.org", "k3f9q2", Color::White, 3, 1, "0123456789abcdef");
-        assert!(matches!(parse(&c, "postal", "", "x.org"), Some(Address::Confirm { ply: 3, .. })));
+        let c = confirm_address(
+            KEY,
+            "postal",
+            "",
+            "x.org",
+            "k3f9q2",
+            Color::White,
+            3,
+            1,
+            "0123456789abcdef",
+        );
+        assert!(matches!(
+            parse(&c, "postal", "", "x.org"),
+            Some(Address::Confirm { ply: 3, .. })
+        ));
         assert_eq!(
             parse("postal+k3f9q2@x.org", "postal", "", "x.org"),
-            Some(Address::Game { gid: "k3f9q2".into() })
+            Some(Address::Game {
+                gid: "k3f9q2".into()
+            })
         );
         assert_eq!(parse("postal@x.org", "postal", "", "x.org"), None);
-        assert_eq!(parse("postal+k3f9q2-b1-short@x.org", "postal", "", "x.org"), None);
+        assert_eq!(
+            parse("postal+k3f9q2-b1-short@x.org", "postal", "", "x.org"),
+            None
+        );
         assert_eq!(parse("other+k3f9q2@x.org", "postal", "", "x.org"), None);
         assert_eq!(parse("postal+k3f9q2@y.org", "postal", "", "x.org"), None);
     }
