@@ -489,7 +489,7 @@ fn every_act_reaches_the_right_player_in_one_thread() {
     p.expect(
         &["takeback", "request", "game.json"],
         &[ANA],
-        "Ben (Black) asks to take back their last move.",
+        "Ben (Black) asks to take back 1... e5 and 2. Nf3.",
         "postal takeback accept game.json --mail",
     );
     p.expect(
@@ -501,13 +501,13 @@ fn every_act_reaches_the_right_player_in_one_thread() {
     p.expect(
         &["takeback", "request", "game.json"],
         &[ANA],
-        "Ben (Black) asks to take back their last move.",
+        "Ben (Black) asks to take back 1... e5 and 2. Nf3.",
         "postal takeback decline game.json --mail",
     );
     p.expect(
         &["takeback", "accept", "game.json"],
         &[BEN],
-        "Ana (White) agrees to take back e5 Nf3.",
+        "Ana (White) agrees to take back 1... e5 and 2. Nf3.",
         "Ben (Black), it is your move:",
     );
     p.expect(

@@ -205,7 +205,7 @@ impl Game {
             ActRef::Move(i) => Some(self.positions()[i].turn),
             ActRef::Retracted { event, index } => {
                 // The retracted moves followed ply `e.ply`; sides alternate.
-                let ply = self.events()[event].ply + index;
+                let ply = self.events()[event].ply.saturating_add(index);
                 let first = self.positions()[0].turn;
                 Some(if ply.is_multiple_of(2) { first } else { !first })
             }

@@ -91,19 +91,62 @@ pub fn describe(game: &Game, act: ActRef) -> String {
                 Act::DrawDecline => format!("{s} declines {o}'s draw offer."),
                 Act::Resign => format!("{s} resigns."),
                 Act::Claim { claim } => format!("{s} claims {}.", claim.name()),
-                Act::TakebackRequest => format!("{s} asks to take back their last move."),
-                Act::TakebackAccept { retracted } => format!(
-                    "{s} agrees to take back {}.",
-                    retracted
-                        .iter()
-                        .map(|m| m.canonical.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                ),
+                Act::TakebackRequest => match requested(game, i) {
+                    Some(moves) => format!("{s} asks to take back {moves}."),
+                    None => format!("{s} asks to take back their last move."),
+                },
+                Act::TakebackAccept { retracted } => {
+                    let texts: Vec<&str> = retracted.iter().map(|m| m.canonical.as_str()).collect();
+                    format!("{s} agrees to take back {}.", numbered(game, e.ply, &texts))
+                }
                 Act::TakebackDecline => format!("{s} refuses {o}'s take-back request."),
             }
         }
     }
+}
+
+/// Moves played from ply `ply` on, numbered when the position there is
+/// still known (`1... e5 and 2. Nf3`), else as they are (`e5 Nf3`).
+fn numbered(game: &Game, ply: usize, texts: &[&str]) -> String {
+    let Some(start) = game.positions().get(ply) else {
+        return texts.join(" ");
+    };
+    let (mut turn, mut number) = (start.turn, start.fullmove);
+    let mut out = Vec::new();
+    for t in texts {
+        out.push(match turn {
+            Color::White => format!("{number}. {t}"),
+            Color::Black => format!("{number}... {t}"),
+        });
+        if turn == Color::Black {
+            number += 1;
+        }
+        turn = !turn;
+    }
+    match out.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => out.join(""),
+    }
+}
+
+/// The moves a take-back request (event `i`) asks to retract, while they
+/// are still on the board: back to and including the asker's last move.
+fn requested(game: &Game, i: usize) -> Option<String> {
+    let e = &game.events()[i];
+    let later_takeback = game.events()[i + 1..]
+        .iter()
+        .any(|l| matches!(l.act, Act::TakebackAccept { .. }));
+    if later_takeback || e.ply > game.moves().len() {
+        return None;
+    }
+    let first = (0..e.ply)
+        .rev()
+        .find(|&j| game.positions()[j].turn == e.side)?;
+    let texts: Vec<&str> = game.moves()[first..e.ply]
+        .iter()
+        .map(|m| m.canonical.as_str())
+        .collect();
+    Some(numbered(game, first, &texts))
 }
 
 fn deadline_text(d: DateTime<Utc>) -> String {
