@@ -22,6 +22,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("records", &["record"]),
     ("game", &["game"]),
     ("output", &["render", "mail"]),
+    ("referee", &["referee"]),
     ("cli", &["cli"]),
 ];
 

@@ -14,6 +14,7 @@ pub mod move_;
 pub mod moves;
 pub mod new;
 pub mod perft;
+pub mod referee;
 pub mod resign;
 pub mod rules;
 pub mod show;
@@ -59,6 +60,8 @@ pub enum Command {
     Diagram(diagram::Args),
     Verify(verify::Args),
     Convert(convert::Args),
+    Referee(referee::Args),
+    Receive(referee::ReceiveArgs),
 }
 
 /// A failed command: what to print and the exit code.
@@ -182,6 +185,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Diagram(a) => diagram::run(a, out),
         Command::Verify(a) => verify::run(a, out),
         Command::Convert(a) => convert::run(a, out),
+        Command::Referee(a) => referee::run(a, out),
+        Command::Receive(a) => referee::receive(a, out),
     }
 }
 

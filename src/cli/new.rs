@@ -16,8 +16,17 @@ pub struct Args {
     pub variant: String,
     /// The state file to create (refused if it exists); `-` writes the
     /// game to standard output.
-    #[arg(short = 'o', long = "output", value_name = "FILE")]
-    pub output: PathBuf,
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "FILE",
+        required_unless_present = "referee"
+    )]
+    pub output: Option<PathBuf>,
+    /// Register the game in this referee folder instead (`postal referee
+    /// init`): DIR/games/ID.json, and White is mailed the first notice.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["output", "mail"])]
+    pub referee: Option<PathBuf>,
     /// White's player: "Name <address>", a name, or an address.
     #[arg(long, value_name = "PLAYER")]
     pub white: Option<String>,
@@ -57,7 +66,17 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         .transpose()
         .map_err(CliError::usage)?;
     let now = clock()?.now();
-    let path = &args.output;
+    if let Some(dir) = &args.referee {
+        let game = Game::new(start, players, tc, now).map_err(|e| game_error(dir, e))?;
+        let r = crate::referee::Referee::open(dir).map_err(|e| CliError::usage(e.to_string()))?;
+        let mut text = super::referee::register(&r, &game)?;
+        text.push('\n');
+        text.push_str(&summary(&game, now));
+        return emit(out, &text);
+    }
+    let Some(path) = &args.output else {
+        return Err(CliError::usage("give -o FILE or --referee DIR"));
+    };
     let game = Game::new(start, players, tc, now).map_err(|e| game_error(path, e))?;
     if super::is_stdout(Some(path)) {
         // `-o -`: the new game file on standard output, nothing else.

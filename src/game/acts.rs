@@ -50,6 +50,28 @@ impl MoveReport {
 }
 
 impl Game {
+    /// Marks the moves and events added since there were `moves` moves
+    /// and `events` events as made by the message whose hash is `via`.
+    pub fn mark_via(&mut self, moves: usize, events: usize, via: &str) {
+        for m in self.file.moves.iter_mut().skip(moves) {
+            m.via = Some(via.to_string());
+        }
+        for e in self.file.events.iter_mut().skip(events) {
+            e.via = Some(via.to_string());
+        }
+    }
+
+    /// Whether an act of the message whose hash is `via` is in the game
+    /// (on the board, in an event, or among the moves a take-back retracted).
+    pub fn has_via(&self, via: &str) -> bool {
+        let is = |v: &Option<String>| v.as_deref() == Some(via);
+        self.file.moves.iter().any(|m| is(&m.via))
+            || self.file.events.iter().any(|e| {
+                is(&e.via)
+                    || matches!(&e.act, Act::TakebackAccept { retracted } if retracted.iter().any(|m| is(&m.via)))
+            })
+    }
+
     /// Plays a move for the side to move.
     pub fn play(
         &mut self,
@@ -80,6 +102,7 @@ impl Game {
             canonical: canonical.clone(),
             time: now,
             comment: comment.filter(|c| !c.is_empty()),
+            via: None,
         });
         self.positions.push(next);
         self.sync_cache();

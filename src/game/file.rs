@@ -137,6 +137,10 @@ pub struct MoveRecord {
     pub time: DateTime<Utc>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
+    /// For a move made by mail through a referee: a hash of the message's
+    /// id (`src/referee/`), so a message delivered twice is applied once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
 }
 
 /// What a player claims (`postal claim`).
@@ -194,6 +198,9 @@ pub struct Event {
     #[serde(with = "side_name")]
     pub side: Color,
     pub ply: usize,
+    /// As [`MoveRecord::via`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
     #[serde(flatten)]
     pub act: Act,
 }
@@ -208,6 +215,8 @@ pub struct RawEvent {
     #[serde(with = "side_name")]
     side: Color,
     ply: usize,
+    #[serde(default)]
+    via: Option<String>,
     act: String,
     #[serde(default)]
     claim: Option<Claim>,
@@ -252,6 +261,7 @@ impl TryFrom<RawEvent> for Event {
             time: r.time,
             side: r.side,
             ply: r.ply,
+            via: r.via,
             act,
         })
     }

@@ -207,7 +207,7 @@ impl Game {
                 // The retracted moves followed ply `e.ply`; sides alternate.
                 let ply = self.events()[event].ply.saturating_add(index);
                 let first = self.positions()[0].turn;
-                Some(if ply % 2 == 0 { first } else { !first })
+                Some(if ply.is_multiple_of(2) { first } else { !first })
             }
             ActRef::Event(i) => Some(self.events()[i].side),
         }

@@ -496,6 +496,7 @@ impl Game {
             time: now,
             side,
             ply: self.file.moves.len(),
+            via: None,
             act,
         });
     }

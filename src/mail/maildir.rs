@@ -129,19 +129,38 @@ impl Maildir {
     /// Delivers one message into `new/`, through `tmp/`; returns its path.
     /// On failure nothing is left in either folder.
     pub fn deliver(&self, bytes: &[u8]) -> io::Result<PathBuf> {
-        let name = unique_name();
-        let tmp = self.root.join("tmp").join(&name);
-        let new = self.root.join("new").join(&name);
+        self.deliver_as(&unique_name(), bytes, false)
+    }
+
+    /// Delivers one message under a name of the caller's, unique to that
+    /// message (the referee's spool names): delivering it again replaces
+    /// the first copy, so a delivery repeated after a crash leaves one.
+    pub fn deliver_named(&self, name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
+        if name.is_empty() || name.starts_with('.') || name.contains(['/', ':']) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{name:?} is not a Maildir message name"),
+            ));
+        }
+        self.deliver_as(name, bytes, true)
+    }
+
+    fn deliver_as(&self, name: &str, bytes: &[u8], replace: bool) -> io::Result<PathBuf> {
+        let tmp = self.root.join("tmp").join(name);
+        let new = self.root.join("new").join(name);
         let result = (|| {
             let mut options = OpenOptions::new();
             options.write(true).create_new(true);
             #[cfg(unix)]
             std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            if replace {
+                let _ = fs::remove_file(&tmp);
+            }
             let mut f = options.open(&tmp)?;
             f.write_all(bytes)?;
             f.sync_all()?;
             drop(f);
-            if new.exists() {
+            if !replace && new.exists() {
                 return Err(io::Error::new(
                     io::ErrorKind::AlreadyExists,
                     format!("{} exists", new.display()),

@@ -62,7 +62,8 @@ pub fn write_outbox(dir: &Path, bytes: &[u8]) -> Result<PathBuf, MailError> {
     Maildir::create(dir).map_err(io)?.deliver(bytes).map_err(io)
 }
 
-fn send_smtp(config: &Config, msg: &Message) -> Result<Delivery, MailError> {
+/// The SMTP transport the settings describe, and the server as `host:port`.
+fn smtp_transport(config: &Config) -> Result<(SmtpTransport, String), MailError> {
     let s = &config.smtp;
     let host = s
         .host
@@ -99,12 +100,51 @@ fn send_smtp(config: &Config, msg: &Message) -> Result<Delivery, MailError> {
     if let (Some(user), Some(pass)) = (&s.user, config.password()?) {
         builder = builder.credentials(Credentials::new(user.clone(), pass));
     }
-    let where_ = format!("{host}:{port}");
-    builder
-        .build()
-        .send(msg)
-        .map_err(|e| classify(&e, &where_))?;
+    Ok((builder.build(), format!("{host}:{port}")))
+}
+
+fn send_smtp(config: &Config, msg: &Message) -> Result<Delivery, MailError> {
+    let (transport, where_) = smtp_transport(config)?;
+    transport.send(msg).map_err(|e| classify(&e, &where_))?;
     Ok(Delivery::Smtp(where_))
+}
+
+/// Sends a message already formatted (a spooled `.eml`) from `from` to
+/// `to`, through sendmail or SMTP. The outbox transport is the caller's
+/// (it keeps the file).
+pub fn send_raw(
+    config: &Config,
+    from: &str,
+    to: &[String],
+    bytes: &[u8],
+) -> Result<Delivery, MailError> {
+    let addr = |a: &str| {
+        a.parse::<lettre::Address>()
+            .map_err(|e| MailError::Address(format!("{a:?}: {e}")))
+    };
+    let to = to.iter().map(|a| addr(a)).collect::<Result<Vec<_>, _>>()?;
+    let envelope = lettre::address::Envelope::new(Some(addr(from)?), to)
+        .map_err(|e| MailError::Address(e.to_string()))?;
+    match config.transport {
+        TransportKind::Smtp => {
+            let (transport, where_) = smtp_transport(config)?;
+            transport
+                .send_raw(&envelope, bytes)
+                .map_err(|e| classify(&e, &where_))?;
+            Ok(Delivery::Smtp(where_))
+        }
+        _ => {
+            let cmd = config
+                .sendmail
+                .command
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("/usr/sbin/sendmail"));
+            SendmailTransport::new_with_command(cmd.as_os_str())
+                .send_raw(&envelope, bytes)
+                .map_err(|e| MailError::Send(format!("{}: {e}", cmd.display())))?;
+            Ok(Delivery::Sendmail(cmd.display().to_string()))
+        }
+    }
 }
 
 /// Turns lettre's error into what the user needs to know.

@@ -1,0 +1,288 @@
+//! `postal referee init|adopt|run|sweep|games|send DIR`: a referee folder
+//! that plays games by mail replies (src/referee/), and `postal receive
+//! --referee DIR [MESSAGE]`, the one-message entry point for a mail
+//! server (procmail, `.forward`, a Sieve pipe).
+
+use super::game::{clock, game_error};
+use super::{emit, CliError};
+use crate::game::{store, Game};
+use crate::referee::inbound::MAX_SIZE;
+use crate::referee::index::refresh;
+use crate::referee::{letter, maildir, spool, sweep, Referee, RefereeError};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Run a referee: games played by replying to mail.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Sub,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum Sub {
+    /// Make a referee folder: settings, a secret key (mode 0600), games/,
+    /// spool/, held/, log/, and outbox/ (a Maildir, used when no transport
+    /// is configured in DIR/referee.toml).
+    Init {
+        dir: PathBuf,
+        /// The referee's address; replies come to its plus addresses
+        /// (postal+TOKEN@example.org).
+        #[arg(long, value_name = "ADDRESS")]
+        address: String,
+    },
+    /// Put an existing game under the referee (both players need an
+    /// address), and mail the side to move.
+    Adopt { dir: PathBuf, file: PathBuf },
+    /// Process the messages in a Maildir's new/ (each moved to cur/ once
+    /// done) and send the spool; with --once a single pass.
+    Run {
+        dir: PathBuf,
+        #[arg(long, value_name = "PATH")]
+        maildir: PathBuf,
+        #[arg(long)]
+        once: bool,
+        /// Seconds between passes.
+        #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+        poll: u64,
+    },
+    /// Send deadline reminders and record time forfeits (run it hourly).
+    Sweep { dir: PathBuf },
+    /// List the games.
+    Games {
+        dir: PathBuf,
+        /// Only games of this address.
+        #[arg(long, value_name = "ADDR")]
+        player: Option<String>,
+        /// Only games where that player (--player) is to move; without
+        /// --player, every game going on.
+        #[arg(long)]
+        my_turn: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Send what is in the spool.
+    Send { dir: PathBuf },
+}
+
+/// Read one mail message and play it (for a mail server).
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Exit status: 0 for every outcome about the message (applied, \
+answered, held, ignored); 75 (EX_TEMPFAIL) when it should be delivered again later (a \
+game's lock busy, a full disk, an unusable referee folder)."
+)]
+pub struct ReceiveArgs {
+    /// The referee folder.
+    #[arg(long, value_name = "DIR")]
+    pub referee: PathBuf,
+    /// The message (RFC 5322); standard input when absent.
+    pub message: Option<PathBuf>,
+}
+
+/// EX_TEMPFAIL (sysexits.h): the mail server keeps the message and tries again.
+pub const EX_TEMPFAIL: u8 = 75;
+
+fn tempfail(e: RefereeError) -> CliError {
+    CliError {
+        message: e.to_string(),
+        code: EX_TEMPFAIL,
+    }
+}
+
+fn referee_error(e: RefereeError) -> CliError {
+    CliError::usage(e.to_string())
+}
+
+fn open(dir: &Path) -> Result<Referee, CliError> {
+    Referee::open(dir).map_err(referee_error)
+}
+
+/// Registers a game under its id, with its first notice recorded in it
+/// and spooled (prepared before the game is written, released after), and
+/// sends the spool; returns what to print.
+pub fn register(r: &Referee, game: &Game) -> Result<String, CliError> {
+    let now = clock()?.now();
+    let gid = game.id().to_lowercase();
+    let l = letter::opening(game, &gid, now);
+    let bytes = letter::compose(r, &gid, game, &l).map_err(|e| CliError::rule(e.to_string()))?;
+    let mut game = game.clone();
+    letter::record(r, &gid, &mut game, &l, 0);
+    spool::prepare(r, &l.name, &bytes).map_err(referee_error)?;
+    let gid = r.add_game(&game).map_err(referee_error)?;
+    spool::release(r, &l.name).map_err(referee_error)?;
+    let mut text = format!("Game {gid} registered in {}\n", r.game_path(&gid).display());
+    match spool::drain(r) {
+        Ok(sent) => {
+            for (_, d) in sent {
+                text.push_str(&format!("Mailed {}: {d}\n", l.to));
+            }
+        }
+        Err(e) => text.push_str(&format!("Not sent yet (left in the spool): {e}\n")),
+    }
+    Ok(text)
+}
+
+pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+    match args.command {
+        Sub::Init { dir, address } => {
+            let r = Referee::init(&dir, &address).map_err(referee_error)?;
+            emit(
+                out,
+                &format!(
+                    "Referee folder {} made; replies come to {}+...@{}\n",
+                    dir.display(),
+                    r.local,
+                    r.domain
+                ),
+            )
+        }
+        Sub::Adopt { dir, file } => {
+            let r = open(&dir)?;
+            let game = store::load(&file).map_err(|e| game_error(&file, e))?;
+            let text = register(&r, &game)?;
+            emit(out, &text)
+        }
+        Sub::Run {
+            dir,
+            maildir: md,
+            once,
+            poll,
+        } => {
+            let r = open(&dir)?;
+            loop {
+                let now = clock()?.now();
+                let p = maildir::pass(&r, &md, now).map_err(tempfail)?;
+                let mut text = String::new();
+                for (name, o) in &p.messages {
+                    match o {
+                        Ok(o) => text.push_str(&format!("{name}: {}\n", o.describe())),
+                        Err(e) => text.push_str(&format!("{name}: left for later: {e}\n")),
+                    }
+                }
+                if p.sent > 0 {
+                    text.push_str(&format!("sent {} letters\n", p.sent));
+                }
+                if let Some(e) = p.send_error {
+                    text.push_str(&format!("sending: {e}\n"));
+                }
+                emit(out, &text)?;
+                let _ = out.flush();
+                if once {
+                    return Ok(());
+                }
+                std::thread::sleep(std::time::Duration::from_secs(poll.max(1)));
+            }
+        }
+        Sub::Sweep { dir } => {
+            let r = open(&dir)?;
+            let now = clock()?.now();
+            let s = sweep::sweep(&r, now).map_err(tempfail)?;
+            let sent = spool::drain(&r).map(|s| s.len()).unwrap_or(0);
+            emit(
+                out,
+                &format!(
+                    "{} games; {} reminders; {} time forfeits{}; sent {sent} letters\n",
+                    s.games,
+                    s.reminders.len(),
+                    s.forfeits.len(),
+                    if s.forfeits.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", s.forfeits.join(", "))
+                    }
+                ),
+            )
+        }
+        Sub::Games {
+            dir,
+            player,
+            my_turn,
+            json,
+        } => {
+            let r = open(&dir)?;
+            let (index, broken) = refresh(&r).map_err(referee_error)?;
+            let player = player.map(|p| p.to_lowercase());
+            let rows: Vec<_> = index
+                .games
+                .iter()
+                .filter(|(_, row)| match &player {
+                    Some(p) => &row.white_email == p || &row.black_email == p,
+                    None => true,
+                })
+                .filter(|(_, row)| {
+                    !my_turn
+                        || match &player {
+                            Some(p) => row.to_move_email() == Some(p.as_str()),
+                            None => row.result.is_none(),
+                        }
+                })
+                .collect();
+            let mut text = String::new();
+            if json {
+                let v: Vec<_> = rows
+                    .iter()
+                    .map(|(gid, row)| {
+                        serde_json::json!({
+                            "id": gid, "variant": row.variant, "white": row.white,
+                            "black": row.black, "to_move": row.result.is_none().then_some(&row.turn),
+                            "plies": row.plies, "deadline": row.deadline, "result": row.result,
+                        })
+                    })
+                    .collect();
+                text = serde_json::to_string_pretty(&v).unwrap_or_default();
+                text.push('\n');
+            } else {
+                for (gid, row) in rows {
+                    let state = match &row.result {
+                        Some(r) => r.clone(),
+                        None => format!(
+                            "{} to move{}",
+                            row.turn,
+                            row.deadline
+                                .map(|d| format!(
+                                    ", deadline {}",
+                                    crate::game::clock::format_time(d)
+                                ))
+                                .unwrap_or_default()
+                        ),
+                    };
+                    text.push_str(&format!(
+                        "{gid}  {} v {}  {}  {} moves  {state}\n",
+                        row.white, row.black, row.variant, row.plies
+                    ));
+                }
+            }
+            for b in broken {
+                text.push_str(&format!("unreadable: {b}\n"));
+            }
+            emit(out, &text)
+        }
+        Sub::Send { dir } => {
+            let r = open(&dir)?;
+            let sent = spool::drain(&r).map_err(tempfail)?;
+            emit(out, &format!("sent {} letters\n", sent.len()))
+        }
+    }
+}
+
+/// `postal receive --referee DIR [MESSAGE]`.
+pub fn receive(args: ReceiveArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let r = Referee::open(&args.referee).map_err(tempfail)?;
+    let mut raw = Vec::new();
+    let limit = MAX_SIZE as u64 + 1;
+    let read = match &args.message {
+        Some(p) => std::fs::File::open(p).and_then(|f| f.take(limit).read_to_end(&mut raw)),
+        None => std::io::stdin().lock().take(limit).read_to_end(&mut raw),
+    };
+    read.map_err(|e| CliError::usage(format!("reading the message: {e}")))?;
+    let now = clock()?.now();
+    let outcome = crate::referee::receive(&r, &raw, now).map_err(tempfail)?;
+    let mut text = format!("{}\n", outcome.describe());
+    match spool::drain(&r) {
+        Ok(sent) if !sent.is_empty() => text.push_str(&format!("sent {} letters\n", sent.len())),
+        Ok(_) => {}
+        Err(e) => text.push_str(&format!("sending later: {e}\n")),
+    }
+    emit(out, &text)
+}

@@ -1,0 +1,179 @@
+//! A received message, read with a MIME parser (mail-parser): its id,
+//! sender, recipients, threading headers and text (the text/plain part of
+//! an alternative, else the HTML converted to text), and the rules by
+//! which the referee never answers (design §3.9): auto-replies
+//! (`Auto-Submitted` other than `no`, `X-Autoreply`, `X-Autorespond`,
+//! `Precedence: bulk|list|junk`), list mail (`List-*`), bounces
+//! (`multipart/report`, a null sender, `MAILER-DAEMON`, `postmaster`) and
+//! the referee's own mail coming back (`X-Postal-Referee` or its address).
+
+use mail_parser::{HeaderValue, MessageParser, MimeHeaders};
+
+/// Messages larger than this are ignored unread.
+pub const MAX_SIZE: usize = 1 << 20;
+
+/// What the referee reads of a message.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Inbound {
+    /// `Message-ID` without angle brackets, when there is one.
+    pub message_id: Option<String>,
+    /// The `From` address, lower case.
+    pub from: Option<String>,
+    /// The `Sender` address, lower case.
+    pub sender: Option<String>,
+    pub subject: String,
+    /// Every recipient address, in search order: To, Cc, Delivered-To,
+    /// X-Original-To, X-Delivered-To, Envelope-To, X-Envelope-To.
+    pub recipients: Vec<String>,
+    /// `In-Reply-To` and then `References`, without angle brackets.
+    pub parents: Vec<String>,
+    /// The text the reply's commands are read from.
+    pub text: String,
+    /// Why the message must never be answered, when it must not.
+    pub never_answer: Option<String>,
+}
+
+fn texts(v: &HeaderValue) -> Vec<String> {
+    match v {
+        HeaderValue::Text(t) => vec![t.to_string()],
+        HeaderValue::TextList(l) => l.iter().map(|t| t.to_string()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn first_address(a: Option<&mail_parser::Address>) -> Option<String> {
+    a.and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .map(|s| s.trim().to_lowercase())
+}
+
+/// Reads a message; `None` when it is not a message at all.
+pub fn parse(raw: &[u8]) -> Option<Inbound> {
+    let msg = MessageParser::default().parse(raw)?;
+    if msg.headers().is_empty() {
+        return None;
+    }
+    let mut recipients: Vec<String> = Vec::new();
+    for a in msg.to().into_iter().chain(msg.cc()) {
+        for addr in a.iter() {
+            if let Some(s) = addr.address() {
+                recipients.push(s.trim().to_string());
+            }
+        }
+    }
+    for name in [
+        "Delivered-To",
+        "X-Original-To",
+        "X-Delivered-To",
+        "Envelope-To",
+        "X-Envelope-To",
+    ] {
+        for (n, v) in msg.headers_raw() {
+            if n.eq_ignore_ascii_case(name) {
+                let v = v.trim().trim_start_matches('<').trim_end_matches('>');
+                recipients.push(v.trim().to_string());
+            }
+        }
+    }
+    let mut parents = texts(msg.in_reply_to());
+    parents.extend(texts(msg.references()));
+    let text = msg.body_text(0).map(|t| t.into_owned()).unwrap_or_default();
+    let raw_header = |name: &str| -> Option<String> {
+        msg.headers_raw()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.trim().to_lowercase())
+    };
+    let from = first_address(msg.from());
+    let mut never = None;
+    let mut why = |w: String| {
+        if never.is_none() {
+            never = Some(w);
+        }
+    };
+    if let Some(v) = raw_header("Auto-Submitted") {
+        if v.split(';').next().map(str::trim) != Some("no") {
+            why(format!("Auto-Submitted: {v}"));
+        }
+    }
+    for h in ["X-Autoreply", "X-Autorespond", "X-Postal-Referee"] {
+        if raw_header(h).is_some() {
+            why(format!("{h} header"));
+        }
+    }
+    if let Some(p) = raw_header("Precedence") {
+        if ["bulk", "list", "junk"].contains(&p.as_str()) {
+            why(format!("Precedence: {p}"));
+        }
+    }
+    if msg
+        .headers_raw()
+        .any(|(n, _)| n.len() > 5 && n[..5].eq_ignore_ascii_case("list-"))
+    {
+        why("a mailing list header (List-*)".into());
+    }
+    if let Some(ct) = msg.root_part().content_type() {
+        if ct.ctype().eq_ignore_ascii_case("multipart")
+            && ct
+                .subtype()
+                .is_some_and(|s| s.eq_ignore_ascii_case("report"))
+        {
+            why("a delivery report (multipart/report)".into());
+        }
+    }
+    if let Some(rp) = raw_header("Return-Path") {
+        if rp
+            .trim_matches(|c: char| c == '<' || c == '>' || c.is_whitespace())
+            .is_empty()
+        {
+            why("a null sender (Return-Path: <>)".into());
+        }
+    }
+    match &from {
+        None => why("no From address".into()),
+        Some(f) => {
+            let local = f.split('@').next().unwrap_or("");
+            if ["mailer-daemon", "postmaster"].contains(&local)
+                || local.starts_with("owner-")
+                || local.ends_with("-request")
+            {
+                why(format!("a system sender ({f})"));
+            }
+        }
+    }
+    Some(Inbound {
+        message_id: msg.message_id().map(|s| s.trim().to_string()),
+        from,
+        sender: first_address(msg.sender()),
+        subject: msg.subject().unwrap_or("").to_string(),
+        recipients,
+        parents,
+        text,
+        never_answer: never,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_plain_and_html_and_spots_auto_replies() {
+        let plain = b"From: Ben <Ben@Example.org>\r\nTo: postal+abc@x.org\r\nMessage-ID: <m1@b>\r\nIn-Reply-To: <postal.abcdef.2.x@x.org>\r\nSubject: Re: game\r\n\r\ne5\r\n";
+        let m = parse(plain).unwrap();
+        assert_eq!(m.from.as_deref(), Some("ben@example.org"));
+        assert_eq!(m.message_id.as_deref(), Some("m1@b"));
+        assert_eq!(m.parents, vec!["postal.abcdef.2.x@x.org"]);
+        assert_eq!(m.text.trim(), "e5");
+        assert_eq!(m.never_answer, None);
+        let html = b"From: ben@example.org\r\nTo: a@x.org\r\nContent-Type: text/html\r\n\r\n<div>Nf6<br></div><blockquote>old</blockquote>";
+        assert!(parse(html).unwrap().text.contains("Nf6"));
+        let ooo = b"From: ben@example.org\r\nAuto-Submitted: auto-replied\r\nTo: a@x.org\r\n\r\nI am away";
+        assert!(parse(ooo).unwrap().never_answer.is_some());
+        let no = b"From: ben@example.org\r\nAuto-Submitted: no\r\nTo: a@x.org\r\n\r\ne5";
+        assert!(parse(no).unwrap().never_answer.is_none());
+        let list = b"From: ben@example.org\r\nList-Id: <chess.x.org>\r\nTo: a@x.org\r\n\r\ne5";
+        assert!(parse(list).unwrap().never_answer.is_some());
+        let daemon = b"From: MAILER-DAEMON@x.org\r\nTo: a@x.org\r\n\r\nfailed";
+        assert!(parse(daemon).unwrap().never_answer.is_some());
+    }
+}

@@ -1,0 +1,413 @@
+//! The mail a referee writes (design §3.5): notices after an act, answers
+//! to refused or unreadable messages, `show` and `help`, confirmation
+//! requests for held messages, reminders. Every letter starts with the
+//! marker line that a reply is written above, carries in `Reply-To` the
+//! recipient's current reply address, and is marked as automatic
+//! (`Auto-Submitted`, `X-Auto-Response-Suppress: All`) and as the
+//! referee's own (`X-Postal-Referee`), so that it is never answered by a
+//! machine and never taken for a player's reply if it comes back.
+//!
+//! Every letter of a game has the same subject and names the game's root
+//! id in `References`, so a mail client keeps the game in one thread.
+
+use super::extract::MARKER;
+use super::{token, Referee};
+use crate::color::Color;
+use crate::game::clock::format_time;
+use crate::game::notices::{is_message_id, Addressee, NoticeRecord};
+use crate::game::state::Act;
+use crate::game::Game;
+use crate::mail::compose::{game_subject, mailbox, sender};
+use crate::mail::MailError;
+use crate::render::{ascii, Options};
+use chrono::{DateTime, Utc};
+use lettre::message::header::{ContentType, HeaderName, HeaderValue};
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
+
+/// One letter to one player.
+#[derive(Clone, Debug)]
+pub struct Letter {
+    /// The spool name: also the unique part of the Message-ID.
+    pub name: String,
+    pub to: String,
+    /// The side the letter is to (its reply address is this side's).
+    pub side: Color,
+    /// The message answered, when there is one (angle brackets excluded).
+    pub in_reply_to: Option<String>,
+    /// `auto-replied` for an answer to a player's message, else
+    /// `auto-generated`.
+    pub replied: bool,
+    pub text: String,
+    /// The reply address, when not the side's current one.
+    pub reply_to: Option<String>,
+    pub date: DateTime<Utc>,
+}
+
+/// The take-back epoch of a game: the number of take-backs accepted.
+pub fn epoch(game: &Game) -> usize {
+    game.events()
+        .iter()
+        .filter(|e| matches!(e.act, Act::TakebackAccept { .. }))
+        .count()
+}
+
+/// A side's current reply address in a game.
+pub fn reply_address(r: &Referee, gid: &str, game: &Game, side: Color) -> String {
+    token::reply_address(
+        r.key(),
+        &r.local,
+        &r.settings.tag,
+        &r.domain,
+        gid,
+        side,
+        game.moves().len(),
+        epoch(game),
+    )
+}
+
+/// The game a Message-ID of this referee's names: `postal.GID.`.
+pub fn gid_of_message_id(r: &Referee, id: &str) -> Option<String> {
+    let (local, domain) = id.trim_matches(['<', '>']).rsplit_once('@')?;
+    if !domain.eq_ignore_ascii_case(&r.domain) {
+        return None;
+    }
+    let gid = local.strip_prefix("postal.")?.split('.').next()?;
+    token::is_gid(gid).then(|| gid.to_lowercase())
+}
+
+/// `Ana v Ben, FIDE chess (k3f9q2)`.
+pub fn title(game: &Game, gid: &str) -> String {
+    let p = &game.file().players;
+    format!(
+        "{} v {}, {} ({gid})",
+        p.white.short(Color::White),
+        p.black.short(Color::Black),
+        game.variant().spec().title
+    )
+}
+
+/// The player as a mailbox: `Ana <ana@example.org>`.
+pub fn mailbox_of(game: &Game, side: Color) -> String {
+    let p = game.file().players.get(side);
+    match (&p.name, &p.email) {
+        (Some(n), Some(e)) => format!("{n} <{e}>"),
+        (_, Some(e)) => e.clone(),
+        _ => String::new(),
+    }
+}
+
+/// The score as people write it: `1. e4 e5 2. Nf3`.
+pub fn score(game: &Game) -> String {
+    let mut out = String::new();
+    for i in 0..game.moves().len() {
+        if i > 0 {
+            out.push(' ');
+        }
+        if game.positions()[i].turn == Color::White || i == 0 {
+            out.push_str(&game.numbered_move(i));
+        } else {
+            out.push_str(&game.moves()[i].canonical);
+        }
+    }
+    out
+}
+
+/// What `side` may do now, in a few lines.
+pub fn options(game: &Game, side: Color) -> String {
+    if let Some(end) = game.result() {
+        return format!("The game is over: {end}\n");
+    }
+    let turn = game.turn();
+    let opp = game.file().players.get(!side).short(!side);
+    let mut t = String::new();
+    let pos = game.current();
+    let num = match pos.turn {
+        Color::White => format!("{}.", pos.fullmove),
+        Color::Black => format!("{}...", pos.fullmove),
+    };
+    if let Some(by) = game.pending_draw_offer().filter(|by| *by != side) {
+        t.push_str(&format!(
+            "{} offers a draw: reply \"draw accept\" or \"draw decline\".\n",
+            game.file().players.get(by).short(by)
+        ));
+    }
+    if let Some(by) = game.pending_takeback().filter(|by| *by != side) {
+        t.push_str(&format!(
+            "{} asks to take back a move: reply \"takeback accept\" or \"takeback decline\".\n",
+            game.file().players.get(by).short(by)
+        ));
+    }
+    if turn == side {
+        t.push_str(&format!(
+            "Your move ({side}). Reply with the move on the first line, e.g. \"{num} MOVE\"\n\
+             (the number is checked; it may be left out). Lines after a blank line\n\
+             go to {opp} as a comment.\n"
+        ));
+        if let Some(d) = game.deadline() {
+            t.push_str(&format!("Your deadline: {}\n", format_time(d)));
+        }
+    } else {
+        t.push_str(&format!(
+            "{} ({turn}) to move{}.\n",
+            game.file().players.get(turn).short(turn),
+            game.deadline()
+                .map(|d| format!("; deadline {}", format_time(d)))
+                .unwrap_or_default()
+        ));
+    }
+    t.push_str("Also: draw offer | resign | takeback request | claim | show | help\n");
+    t
+}
+
+/// The board, the score and what the recipient may do.
+pub fn standing(game: &Game, side: Color) -> String {
+    let mut t = ascii::board(&game.current().board, Options::default());
+    t.push('\n');
+    let s = score(game);
+    if !s.is_empty() {
+        t.push_str(&format!("Moves: {s}\n\n"));
+    }
+    t.push_str(&options(game, side));
+    t
+}
+
+/// The help text.
+pub fn help() -> String {
+    "postal plays what the first lines of your reply say, above the quoted notice:\n\n\
+     \x20 MOVE or 12. MOVE or 12... MOVE   a move in the variant's notation (number checked)\n\
+     \x20 draw offer | draw accept | draw decline\n\
+     \x20 takeback request | takeback accept | takeback decline\n\
+     \x20 accept | decline                whatever your opponent asked\n\
+     \x20 claim [repetition|fifty|time]\n\
+     \x20 resign\n\
+     \x20 show                            the board again\n\
+     \x20 help                            this text\n\n\
+     One command a line; a move may be followed by \"draw offer\" or \"claim\".\n\
+     Lines after a blank line go to your opponent as a comment.\n\
+     A reply to an old notice is refused: answer the latest one.\n"
+        .to_string()
+}
+
+fn header(name: &'static str, value: String) -> HeaderValue {
+    let value: String = value.chars().filter(|c| !c.is_control()).collect();
+    HeaderValue::new(HeaderName::new_from_ascii_str(name), value)
+}
+
+/// The Message-ID of a letter: `<postal.GAME.ACT.NAME@DOMAIN>` (the shape
+/// of src/mail/compose.rs's ids, with the letter's fixed name for the
+/// random part: names are unique, since they carry the hash of the
+/// message answered).
+pub fn message_id(r: &Referee, gid: &str, game: &Game, l: &Letter) -> String {
+    format!("<postal.{gid}.{}.{}@{}>", game.last_act(), l.name, r.domain)
+}
+
+/// The most `References` a letter names: the first notices and the latest.
+const MAX_REFERENCES: usize = 20;
+
+/// The game's thread so far, from the notices record: `References`.
+pub fn references(game: &Game) -> Vec<String> {
+    let ids: Vec<String> = game
+        .notices()
+        .iter()
+        .map(|n| n.message_id.clone())
+        .collect();
+    if ids.len() <= MAX_REFERENCES {
+        return ids;
+    }
+    let mut out = ids[..2].to_vec();
+    out.extend_from_slice(&ids[ids.len() - (MAX_REFERENCES - 2)..]);
+    out
+}
+
+/// Records a letter in the game's notices record (before the save that
+/// commits the acts it reports, `first_act` to the last).
+pub fn record(r: &Referee, gid: &str, game: &mut Game, l: &Letter, first_act: usize) {
+    let id = message_id(r, gid, game, l);
+    let address = game
+        .file()
+        .players
+        .get(l.side)
+        .email
+        .clone()
+        .unwrap_or_default();
+    let act = game.last_act();
+    game.record_notice(NoticeRecord {
+        message_id: id,
+        to: vec![Addressee {
+            side: l.side,
+            address,
+        }],
+        act,
+        first_act: (first_act < act).then_some(first_act),
+        time: l.date,
+        resend_of: None,
+    });
+}
+
+/// The message a letter is, formatted. Its thread: `References` from the
+/// game's notices record, `In-Reply-To` the player's message it answers,
+/// else the last notice.
+pub fn compose(r: &Referee, gid: &str, game: &Game, l: &Letter) -> Result<Vec<u8>, MailError> {
+    let reply_to = l
+        .reply_to
+        .clone()
+        .unwrap_or_else(|| reply_address(r, gid, game, l.side));
+    let id = message_id(r, gid, game, l);
+    let refs = references(game);
+    let p = &game.file().players;
+    let subject = game_subject(
+        &format!(
+            "{} v {}",
+            p.white.short(Color::White),
+            p.black.short(Color::Black)
+        ),
+        game.variant().spec().title,
+        gid,
+    );
+    let to =
+        l.to.parse::<Mailbox>()
+            .map_err(|e| MailError::Address(format!("{:?}: {e}", l.to)))?;
+    let mut b = lettre::Message::builder()
+        .from(sender(&r.settings.address)?)
+        .to(mailbox(to.name.as_deref(), to.email.as_ref())?)
+        .reply_to(
+            reply_to
+                .parse::<Mailbox>()
+                .map_err(|e| MailError::Address(e.to_string()))?,
+        )
+        .subject(if refs.is_empty() {
+            subject
+        } else {
+            format!("Re: {subject}")
+        })
+        .date(l.date.into())
+        .message_id(Some(id));
+    let parent = l
+        .in_reply_to
+        .as_ref()
+        .map(|p| format!("<{p}>"))
+        .filter(|p| is_message_id(p))
+        .or_else(|| refs.last().cloned());
+    if let Some(parent) = parent {
+        let mut chain = refs.clone();
+        if !chain.contains(&parent) {
+            chain.push(parent.clone());
+        }
+        b = b.in_reply_to(parent).references(chain.join(" "));
+    }
+    b = b
+        .raw_header(header(
+            "Auto-Submitted",
+            if l.replied {
+                "auto-replied".into()
+            } else {
+                "auto-generated".into()
+            },
+        ))
+        .raw_header(header("X-Auto-Response-Suppress", "All".into()))
+        .raw_header(header("X-Postal-Referee", gid.to_string()));
+    let text = format!("{MARKER}\n\n{}", l.text);
+    let html = format!(
+        "<!DOCTYPE html><html><body><p>{}</p><pre style=\"font-family:monospace\">{}</pre></body></html>\n",
+        escape(MARKER),
+        escape(&l.text)
+    );
+    let body = MultiPart::mixed()
+        .multipart(
+            MultiPart::alternative()
+                .singlepart(SinglePart::plain(text))
+                .singlepart(SinglePart::html(html)),
+        )
+        .singlepart(Attachment::new(format!("{gid}.json")).body(
+            game.to_json().into_bytes(),
+            ContentType::parse("application/json").map_err(|e| MailError::Send(e.to_string()))?,
+        ));
+    let m = b
+        .multipart(body)
+        .map_err(|e| MailError::Send(format!("cannot build the message: {e}")))?;
+    Ok(m.formatted())
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The letters after a message's acts were applied: to the mover, what
+/// was accepted; to the opponent, what happened, the comment, and the
+/// position. `said` is what the acts did, one line each.
+pub fn after_acts(
+    game: &Game,
+    side: Color,
+    said: &[String],
+    comment: &str,
+    stem: &str,
+    in_reply_to: Option<&str>,
+    date: DateTime<Utc>,
+) -> Vec<Letter> {
+    let mover = game.file().players.get(side).short(side);
+    let what = said.join("\n");
+    let mut to_mover = format!("Accepted: {what}\n\n");
+    to_mover.push_str(&standing(game, side));
+    let mut to_opp = format!("{what}\n\n");
+    if !comment.is_empty() {
+        to_opp.push_str(&format!("{mover} writes:\n"));
+        for line in comment.lines() {
+            to_opp.push_str(&format!("  {line}\n"));
+        }
+        to_opp.push('\n');
+    }
+    to_opp.push_str(&standing(game, !side));
+    let letter = |s: Color, text: String, reply: Option<&str>| Letter {
+        name: format!("{stem}-{}", if s == Color::White { "w" } else { "b" }),
+        to: mailbox_of(game, s),
+        side: s,
+        in_reply_to: reply.map(str::to_string),
+        replied: reply.is_some(),
+        text,
+        reply_to: None,
+        date,
+    };
+    vec![
+        letter(!side, to_opp, None),
+        letter(side, to_mover, in_reply_to),
+    ]
+}
+
+/// The answer to a message that changed nothing: why, what was read,
+/// the position.
+pub fn refusal(game: &Game, side: Color, why: &str, read: &[String]) -> String {
+    let mut t = format!("postal did not play your message: {why} (the game is unchanged)\n\n");
+    if !read.is_empty() {
+        t.push_str("postal read:\n");
+        for l in read {
+            t.push_str(&format!("> {l}\n"));
+        }
+        t.push('\n');
+    }
+    t.push_str(&standing(game, side));
+    t
+}
+
+/// The first notice of a game the referee takes on: to the side to move.
+pub fn opening(game: &Game, gid: &str, date: DateTime<Utc>) -> Letter {
+    let side = game.turn();
+    let opp = !side;
+    let text = format!(
+        "A new game: {}. You play {side}, {} plays {opp}.\nThe referee keeps the game: answer each notice by replying to it.\n\n{}",
+        title(game, gid),
+        game.file().players.get(opp).short(opp),
+        standing(game, side)
+    );
+    Letter {
+        name: format!("{gid}-new-{}", if side == Color::White { "w" } else { "b" }),
+        to: mailbox_of(game, side),
+        side,
+        in_reply_to: None,
+        replied: false,
+        text,
+        reply_to: None,
+        date,
+    }
+}

@@ -1,0 +1,764 @@
+//! The referee with real parts: a real SMTP server on 127.0.0.1 (aiosmtpd,
+//! fixtures/mail/smtp_server.py) that delivers the players' replies into a
+//! real Maildir, `postal referee run --once` over it, referee folders with
+//! real files, and `postal receive` killed with SIGKILL at random moments.
+
+use mail_parser::MessageParser;
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+const NOW: &str = "2026-12-01T09:00:00Z";
+
+struct Server {
+    child: Child,
+    port: u16,
+    dir: tempfile::TempDir,
+}
+
+impl Server {
+    fn start(args: &[&str]) -> Server {
+        let dir = tempfile::tempdir().unwrap();
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mail/smtp_server.py");
+        let python = std::env::var("POSTAL_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
+        let mut child = Command::new(&python)
+            .arg(script)
+            .arg("--dir")
+            .arg(dir.path())
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {python}: {e}"));
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line
+            .strip_prefix("READY ")
+            .and_then(|p| p.trim().parse().ok())
+            .unwrap_or_else(|| panic!("the SMTP test server did not start: {line:?}"));
+        Server { child, port, dir }
+    }
+
+    /// The messages received, in order, as raw bytes.
+    fn received(&self) -> Vec<Vec<u8>> {
+        let mut files: Vec<(u32, PathBuf)> = std::fs::read_dir(self.dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+            .map(|p| (p.file_stem().unwrap().to_str().unwrap().parse().unwrap(), p))
+            .collect();
+        files.sort();
+        files
+            .iter()
+            .map(|(_, p)| std::fs::read(p).unwrap())
+            .collect()
+    }
+
+    /// Sends a message as a player's mail client would.
+    fn submit(&self, from: &str, to: &str, raw: &[u8]) {
+        use lettre::Transport;
+        let t = lettre::SmtpTransport::builder_dangerous("127.0.0.1")
+            .port(self.port)
+            .tls(lettre::transport::smtp::client::Tls::None)
+            .build();
+        let env =
+            lettre::address::Envelope::new(Some(from.parse().unwrap()), vec![to.parse().unwrap()])
+                .unwrap();
+        t.send_raw(&env, raw).unwrap();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        drop(self.child.stdin.take());
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn postal(now: &str) -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("postal").unwrap();
+    c.env("POSTAL_NOW", now)
+        .env_remove("POSTAL_TEST_FAIL_AT")
+        .env("XDG_CONFIG_HOME", "/nonexistent");
+    c
+}
+
+fn stdout(c: &mut assert_cmd::Command) -> String {
+    let out = c.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A referee folder with one chess game between Ana and Ben; the game id.
+fn referee(dir: &Path, mail: Option<&str>) -> (PathBuf, String) {
+    let r = dir.join("ref");
+    stdout(
+        postal(NOW)
+            .args(["referee", "init"])
+            .arg(&r)
+            .args(["--address", "Postal <postal@example.org>"]),
+    );
+    if let Some(m) = mail {
+        let path = r.join("referee.toml");
+        let t = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, t.replace("[mail]\ntransport = \"outbox\"\n", m)).unwrap();
+    }
+    let out = stdout(
+        postal(NOW)
+            .args(["new", "chess", "--referee"])
+            .arg(&r)
+            .args([
+                "--white",
+                "Ana <ana@example.org>",
+                "--black",
+                "Ben <ben@example.org>",
+                "--time-control",
+                "3d",
+            ]),
+    );
+    let gid = out.split_whitespace().nth(1).unwrap().to_string();
+    (r, gid)
+}
+
+struct Mail {
+    raw: Vec<u8>,
+}
+
+impl Mail {
+    fn msg(&self) -> mail_parser::Message<'_> {
+        MessageParser::default().parse(&self.raw).unwrap()
+    }
+    fn to(&self) -> String {
+        self.msg()
+            .to()
+            .unwrap()
+            .first()
+            .unwrap()
+            .address()
+            .unwrap()
+            .to_string()
+    }
+    fn reply_to(&self) -> String {
+        self.msg()
+            .reply_to()
+            .unwrap()
+            .first()
+            .unwrap()
+            .address()
+            .unwrap()
+            .to_string()
+    }
+    fn id(&self) -> String {
+        self.msg().message_id().unwrap().to_string()
+    }
+    fn text(&self) -> String {
+        self.msg().body_text(0).unwrap().into_owned()
+    }
+    fn header(&self, name: &str) -> Option<String> {
+        self.msg()
+            .headers_raw()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.trim().to_string())
+    }
+}
+
+/// How a reply is written.
+#[derive(Clone, Copy)]
+enum Style {
+    /// The command on top, "On ... wrote:" and the notice quoted below.
+    TopPost,
+    /// The quoted notice first, the command below it.
+    BottomPost,
+    /// An HTML-only reply, as phones send, the notice in a blockquote.
+    HtmlOnly,
+    /// Quoted-printable with a non-breaking space, a signature and a
+    /// mobile footer.
+    Mobile,
+}
+
+fn quote(text: &str) -> String {
+    text.lines().map(|l| format!("> {l}\r\n")).collect()
+}
+
+/// A reply to `notice` from `from` saying `command`.
+fn reply(notice: &Mail, from: &str, command: &str, style: Style, n: usize) -> Vec<u8> {
+    let head = format!(
+        "From: {from}\r\nTo: {}\r\nSubject: Re: [postal] game\r\nMessage-ID: <reply{n}.{}@client.example>\r\nIn-Reply-To: <{}>\r\nDate: Tue, 1 Dec 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\n",
+        notice.reply_to(),
+        std::process::id(),
+        notice.id()
+    );
+    let attribution = "On Tue, 1 Dec 2026 at 09:00, Postal <postal@example.org> wrote:\r\n";
+    let q = quote(&notice.text());
+    match style {
+        Style::TopPost => format!(
+            "{head}Content-Type: text/plain; charset=utf-8\r\n\r\n{command}\r\n\r\nYour turn!\r\n\r\n{attribution}{q}"
+        )
+        .into_bytes(),
+        Style::BottomPost => format!(
+            "{head}Content-Type: text/plain; charset=utf-8\r\n\r\n{attribution}{q}\r\n{command}\r\n\r\nThanks for the game.\r\n"
+        )
+        .into_bytes(),
+        Style::HtmlOnly => {
+            let quoted: String = notice
+                .text()
+                .lines()
+                .map(|l| format!("{}<br>", l.replace('<', "&lt;")))
+                .collect();
+            format!(
+                "{head}Content-Type: text/html; charset=utf-8\r\n\r\n<html><body><div dir=\"ltr\">{command}</div><br><div class=\"gmail_quote\"><div>On Tue, 1 Dec 2026 Postal wrote:</div><blockquote>{quoted}</blockquote></div></body></html>\r\n"
+            )
+            .into_bytes()
+        }
+        Style::Mobile => {
+            let qp = command.replace(' ', "=C2=A0");
+            format!(
+                "{head}Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n{qp}\r\n\r\n--=20\r\nBen\r\n\r\nSent from my iPhone\r\n\r\n{q}"
+            )
+            .into_bytes()
+        }
+    }
+}
+
+fn names(dir: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(dir)
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| !n.starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_whole_game_by_replies_alone_through_smtp_and_a_maildir() {
+    let tmp = tempfile::tempdir().unwrap();
+    let md = tmp.path().join("Maildir");
+    let server = Server::start(&[
+        "--maildir",
+        md.to_str().unwrap(),
+        "--maildir-for",
+        "postal+",
+    ]);
+    let mail = format!(
+        "[mail]\ntransport = \"smtp\"\n[mail.smtp]\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\n",
+        server.port
+    );
+    let (r, gid) = referee(tmp.path(), Some(&mail));
+    let first = server.received();
+    assert_eq!(first.len(), 1, "the first notice goes to White");
+    let players = [
+        ("ana@example.org", "Ana <ana@example.org>"),
+        ("ben@example.org", "Ben <ben@example.org>"),
+    ];
+    // Fool's mate, each reply written as a different client writes it.
+    let plan = [
+        (0, "f3", Style::TopPost),
+        (1, "1... e5", Style::BottomPost),
+        (0, "g4", Style::HtmlOnly),
+        (1, "2... Qh4#", Style::Mobile),
+    ];
+    for (n, (who, command, style)) in plan.into_iter().enumerate() {
+        let (addr, from) = players[who];
+        let all: Vec<Mail> = server
+            .received()
+            .into_iter()
+            .map(|raw| Mail { raw })
+            .collect();
+        let notice = all.iter().rev().find(|m| m.to() == addr).unwrap();
+        assert!(notice
+            .text()
+            .starts_with("-- postal: write your answer above this line --"));
+        assert!(notice.text().contains("Your move"), "{}", notice.text());
+        let before = all.len();
+        server.submit(
+            addr,
+            &notice.reply_to(),
+            &reply(notice, from, command, style, n),
+        );
+        assert_eq!(names(&md.join("new")).len(), 1);
+        let out = stdout(
+            postal(NOW)
+                .args(["referee", "run"])
+                .arg(&r)
+                .arg("--maildir")
+                .arg(&md)
+                .arg("--once"),
+        );
+        assert!(out.contains("applied"), "{command}: {out}");
+        assert!(names(&md.join("new")).is_empty());
+        assert!(names(&md.join("cur")).iter().all(|n| n.ends_with(":2,S")));
+        let after: Vec<Mail> = server
+            .received()
+            .into_iter()
+            .map(|raw| Mail { raw })
+            .collect();
+        assert_eq!(
+            after.len(),
+            before + 2,
+            "a notice to each player after {command}"
+        );
+        for m in &after[before..] {
+            assert_eq!(
+                m.header("Auto-Submitted").as_deref(),
+                Some("auto-generated")
+                    .filter(|_| m.to() != addr)
+                    .or(Some("auto-replied"))
+            );
+            assert!(m
+                .header("References")
+                .unwrap()
+                .contains(&format!("postal.{gid}.0.")));
+        }
+    }
+    let all: Vec<Mail> = server
+        .received()
+        .into_iter()
+        .map(|raw| Mail { raw })
+        .collect();
+    for (addr, _) in players {
+        let last = all.iter().rev().find(|m| m.to() == addr).unwrap();
+        assert!(
+            last.text().contains("The game is over: 0-1, checkmate"),
+            "{}",
+            last.text()
+        );
+    }
+    let game = std::fs::read_to_string(r.join("games").join(format!("{gid}.json"))).unwrap();
+    assert!(game.contains("\"via\""), "{game}");
+    assert!(
+        game.contains("Thanks for the game."),
+        "the bottom-posted comment is kept"
+    );
+    assert_eq!(names(&md.join("cur")).len(), 4);
+}
+
+/// The letters in the referee's outbox Maildir.
+fn outbox(r: &Path) -> Vec<(String, Mail)> {
+    let dir = r.join("outbox/new");
+    names(&dir)
+        .into_iter()
+        .map(|n| {
+            let raw = std::fs::read(dir.join(&n)).unwrap();
+            (n, Mail { raw })
+        })
+        .collect()
+}
+
+/// The newest letter to `addr` among those not in `seen`.
+fn new_letters(r: &Path, seen: &BTreeSet<String>) -> Vec<Mail> {
+    outbox(r)
+        .into_iter()
+        .filter(|(n, _)| !seen.contains(n))
+        .map(|(_, m)| m)
+        .collect()
+}
+
+fn receive(r: &Path, raw: &[u8]) -> (String, BTreeSet<String>) {
+    let before = names(&r.join("outbox/new"));
+    let out = postal(NOW)
+        .args(["receive", "--referee"])
+        .arg(r)
+        .write_stdin(raw.to_vec())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (String::from_utf8(out.stdout).unwrap(), before)
+}
+
+fn plain(from: &str, to: &str, id: &str, body: &str, extra: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: Re: [postal]\r\nMessage-ID: <{id}@client.example>\r\n{extra}Content-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
+    )
+    .into_bytes()
+}
+
+fn game_text(r: &Path, gid: &str) -> String {
+    std::fs::read_to_string(r.join("games").join(format!("{gid}.json"))).unwrap()
+}
+
+fn first_notice(r: &Path) -> Mail {
+    outbox(r).into_iter().next().unwrap().1
+}
+
+#[test]
+fn refusals_holds_duplicates_and_auto_replies() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    let notice = first_notice(&r);
+    let token = notice.reply_to();
+    let ana = "Ana <ana@example.org>";
+
+    // An illegal move: answered with the reason, the game untouched.
+    let before = game_text(&r, &gid);
+    let (out, seen) = receive(
+        &r,
+        &plain(ana, &token, "illegal", "Ke2\r\n\r\n> quoted", ""),
+    );
+    assert!(out.contains("answered"), "{out}");
+    assert_eq!(game_text(&r, &gid), before);
+    let answer = new_letters(&r, &seen);
+    assert_eq!(answer.len(), 1);
+    assert!(
+        answer[0]
+            .text()
+            .contains("postal did not play your message"),
+        "{}",
+        answer[0].text()
+    );
+    assert!(answer[0].text().contains("> Ke2"));
+    assert_eq!(answer[0].to(), "ana@example.org");
+
+    // A wrong token: not answered, not applied.
+    let bad = token.replace(&token[token.len() - 20..token.len() - 12], "aaaaaaaa");
+    let (out, seen) = receive(&r, &plain(ana, &bad, "bad", "e4", ""));
+    assert!(out.contains("ignored"), "{out}");
+    assert!(new_letters(&r, &seen).is_empty());
+    assert_eq!(game_text(&r, &gid), before);
+
+    // An out-of-office reply to the notice: never answered.
+    let (out, seen) = receive(
+        &r,
+        &plain(
+            ana,
+            &token,
+            "ooo",
+            "I am away until Monday.",
+            "Auto-Submitted: auto-replied\r\n",
+        ),
+    );
+    assert!(out.contains("ignored"), "{out}");
+    assert!(new_letters(&r, &seen).is_empty());
+
+    // A forged From with the right token: held, and the registered
+    // address (not the From) asked to confirm.
+    let (out, seen) = receive(
+        &r,
+        &plain("Eve <eve@evil.example>", &token, "forged", "e4", ""),
+    );
+    assert!(out.contains("held"), "{out}");
+    assert_eq!(game_text(&r, &gid), before);
+    let ask = new_letters(&r, &seen);
+    assert_eq!(ask.len(), 1);
+    assert_eq!(ask[0].to(), "ana@example.org");
+    assert!(
+        ask[0].text().contains("eve@evil.example"),
+        "{}",
+        ask[0].text()
+    );
+    assert_eq!(names(&r.join("held")).len(), 1);
+    // Eve cannot confirm it herself.
+    let confirm = ask[0].reply_to();
+    let (out, _) = receive(
+        &r,
+        &plain("eve@evil.example", &confirm, "eve-confirms", "yes", ""),
+    );
+    assert!(out.contains("ignored"), "{out}");
+    assert_eq!(game_text(&r, &gid), before);
+
+    // The real move, delivered twice: applied once, answered once.
+    let (out, seen) = receive(&r, &plain(ana, &token, "move1", "e4", ""));
+    assert!(out.contains("applied: White played 1. e4"), "{out}");
+    let letters = new_letters(&r, &seen);
+    assert_eq!(letters.len(), 2);
+    let after = game_text(&r, &gid);
+    let (out, seen) = receive(&r, &plain(ana, &token, "move1", "e4", ""));
+    assert!(out.contains("already handled"), "{out}");
+    assert!(new_letters(&r, &seen).is_empty());
+    assert_eq!(game_text(&r, &gid), after);
+
+    // Ana confirms the held message now: the game has moved on, so it is
+    // refused as stale, not played.
+    let (out, _) = receive(&r, &plain(ana, &confirm, "ana-confirms", "yes", ""));
+    assert!(out.contains("stale"), "{out}");
+    assert_eq!(game_text(&r, &gid), after);
+
+    // Ben answers; Ana answers the first notice again: stale, with the
+    // current position.
+    let to_ben = letters
+        .iter()
+        .find(|m| m.to() == "ben@example.org")
+        .unwrap();
+    let (out, _) = receive(
+        &r,
+        &plain(
+            "ben@example.org",
+            &to_ben.reply_to(),
+            "move2",
+            "1... e5",
+            "",
+        ),
+    );
+    assert!(out.contains("applied"), "{out}");
+    let after = game_text(&r, &gid);
+    let (out, seen) = receive(&r, &plain(ana, &token, "old", "d4", ""));
+    assert!(out.contains("stale"), "{out}");
+    let stale = new_letters(&r, &seen);
+    assert!(
+        stale[0].text().contains("old notice"),
+        "{}",
+        stale[0].text()
+    );
+    assert!(stale[0].text().contains("Moves: 1. e4 e5"));
+    assert_eq!(game_text(&r, &gid), after);
+
+    // A reply routed only by In-Reply-To, from Ana's own address: held.
+    let (out, _) = receive(
+        &r,
+        &plain(
+            ana,
+            "postal@example.org",
+            "thread",
+            "Nf3",
+            &format!("In-Reply-To: <{}>\r\n", notice.id()),
+        ),
+    );
+    assert!(out.contains("held"), "{out}");
+    // Ana confirms it: played now.
+    let ask = outbox(&r)
+        .into_iter()
+        .map(|(_, m)| m)
+        .rfind(|m| m.text().contains("without a reply token"))
+        .unwrap();
+    let (out, _) = receive(&r, &plain(ana, &ask.reply_to(), "confirm2", "yes", ""));
+    assert!(out.contains("applied: White played 2. Nf3"), "{out}");
+}
+
+#[test]
+fn a_crash_at_each_step_loses_nothing_and_doubles_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    let token = first_notice(&r).reply_to();
+    let msg = plain("ana@example.org", &token, "crash", "e4", "");
+    for point in ["after-prepare", "after-commit"] {
+        let out = postal(NOW)
+            .args(["receive", "--referee"])
+            .arg(&r)
+            .env("POSTAL_TEST_FAIL_AT", point)
+            .write_stdin(msg.clone())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(75), "{point}");
+    }
+    assert!(
+        game_text(&r, &gid).contains("\"e4\""),
+        "committed by the second try"
+    );
+    assert_eq!(
+        outbox(&r).len(),
+        1,
+        "nothing sent before the message is finished"
+    );
+    let (out, _) = receive(&r, &msg);
+    assert!(out.contains("already handled"), "{out}");
+    assert_eq!(outbox(&r).len(), 3);
+    assert_eq!(game_text(&r, &gid).matches("\"canonical\"").count(), 1);
+    // An answer interrupted before its message was marked seen is not doubled.
+    let bad = plain("ana@example.org", &token, "bad-crash", "Ke2", "");
+    let out = postal(NOW)
+        .args(["receive", "--referee"])
+        .arg(&r)
+        .env("POSTAL_TEST_FAIL_AT", "after-spool")
+        .write_stdin(bad.clone())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(75));
+    receive(&r, &bad);
+    receive(&r, &bad);
+    assert_eq!(outbox(&r).len(), 4);
+}
+
+/// A tiny deterministic generator for the kill times.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+#[test]
+fn kill_9_at_random_moments_200_times() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    let referee = postal::referee::Referee::open(&r).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("postal");
+    let line = [
+        "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3",
+        "d6", "c3", "O-O", "h3", "Nb8", "d4", "Nbd7",
+    ];
+    let mut rng = Lcg(16);
+    let mut kills = 0;
+    for (i, mv) in line.iter().enumerate() {
+        let game = postal::game::store::load(&referee.game_path(&gid)).unwrap();
+        let side = game.turn();
+        let to = postal::referee::letter::reply_address(&referee, &gid, &game, side);
+        let from = if i % 2 == 0 {
+            "ana@example.org"
+        } else {
+            "ben@example.org"
+        };
+        let msg = plain(from, &to, &format!("kill{i}"), mv, "");
+        let file = tmp.path().join(format!("m{i}.eml"));
+        std::fs::write(&file, &msg).unwrap();
+        for _ in 0..10 {
+            let mut child = Command::new(&bin)
+                .args(["receive", "--referee"])
+                .arg(&r)
+                .arg(&file)
+                .env("POSTAL_NOW", NOW)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(std::time::Duration::from_micros(rng.next(12_000)));
+            let _ = child.kill();
+            let _ = child.wait();
+            kills += 1;
+        }
+        let out = Command::new(&bin)
+            .args(["receive", "--referee"])
+            .arg(&r)
+            .arg(&file)
+            .env("POSTAL_NOW", NOW)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let game = postal::game::store::load(&referee.game_path(&gid)).unwrap();
+        assert_eq!(
+            game.moves().len(),
+            i + 1,
+            "after {mv}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    assert_eq!(kills, 200);
+    let game = postal::game::store::load(&referee.game_path(&gid)).unwrap();
+    let played: Vec<&str> = game.moves().iter().map(|m| m.played.as_str()).collect();
+    assert_eq!(played, line);
+    // Each act's two letters, once each, and the first notice.
+    let sent = names(&r.join("outbox/new"));
+    assert_eq!(sent.len(), 2 * line.len() + 1, "{sent:?}");
+    assert!(names(&r.join("spool")).iter().all(|n| n == "prepared"));
+}
+
+#[test]
+fn show_help_games_and_sweep() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    let token = first_notice(&r).reply_to();
+    let (out, seen) = receive(&r, &plain("ana@example.org", &token, "help", "help", ""));
+    assert!(out.contains("answered: help"), "{out}");
+    assert!(new_letters(&r, &seen)[0]
+        .text()
+        .contains("takeback request"));
+    let (out, seen) = receive(&r, &plain("ana@example.org", &token, "show", "Show", ""));
+    assert!(out.contains("answered: show"), "{out}");
+    assert!(new_letters(&r, &seen)[0]
+        .text()
+        .contains("Your move (White)"));
+    // The bare game address answers show, to the registered address only.
+    let bare = format!("postal+{gid}@example.org");
+    let (out, _) = receive(&r, &plain("ben@example.org", &bare, "bare", "show", ""));
+    assert!(out.contains("answered"), "{out}");
+    let (out, _) = receive(&r, &plain("eve@evil.example", &bare, "bare2", "show", ""));
+    assert!(out.contains("ignored"), "{out}");
+
+    let list = stdout(postal(NOW).args(["referee", "games"]).arg(&r).args([
+        "--player",
+        "ANA@example.org",
+        "--my-turn",
+    ]));
+    assert!(
+        list.contains(&gid) && list.contains("white to move"),
+        "{list}"
+    );
+    let list = stdout(postal(NOW).args(["referee", "games"]).arg(&r).args([
+        "--player",
+        "ben@example.org",
+        "--my-turn",
+    ]));
+    assert!(list.is_empty(), "{list}");
+    let json = stdout(postal(NOW).args(["referee", "games"]).arg(&r).arg("--json"));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v[0]["id"], gid.as_str());
+
+    // A day before the deadline, a reminder; after it, a forfeit, once.
+    let out = stdout(
+        postal("2026-12-03T10:00:00Z")
+            .args(["referee", "sweep"])
+            .arg(&r),
+    );
+    assert!(out.contains("1 reminders; 0 time forfeits"), "{out}");
+    let out = stdout(
+        postal("2026-12-03T11:00:00Z")
+            .args(["referee", "sweep"])
+            .arg(&r),
+    );
+    assert!(out.contains("0 reminders; 0 time forfeits"), "{out}");
+    let before = names(&r.join("outbox/new"));
+    let out = stdout(
+        postal("2026-12-04T10:00:00Z")
+            .args(["referee", "sweep"])
+            .arg(&r),
+    );
+    assert!(out.contains(&format!("1 time forfeits ({gid})")), "{out}");
+    let ends = new_letters(&r, &before);
+    assert_eq!(ends.len(), 2);
+    assert!(
+        ends.iter()
+            .all(|m| m.text().contains("The game is over: 0-1")),
+        "{}",
+        ends[0].text()
+    );
+    let out = stdout(
+        postal("2026-12-04T11:00:00Z")
+            .args(["referee", "sweep"])
+            .arg(&r),
+    );
+    assert!(out.contains("0 time forfeits"), "{out}");
+    let list = stdout(postal(NOW).args(["referee", "games"]).arg(&r));
+    assert!(list.contains("0-1"), "{list}");
+}
+
+#[test]
+fn answers_are_rate_limited_per_address() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, _) = referee(tmp.path(), None);
+    let token = first_notice(&r).reply_to();
+    let before = names(&r.join("outbox/new"));
+    for i in 0..8 {
+        receive(
+            &r,
+            &plain("ana@example.org", &token, &format!("show{i}"), "show", ""),
+        );
+    }
+    assert_eq!(new_letters(&r, &before).len(), 5, "answers_per_hour = 5");
+    // A message over 1 MB is ignored unread.
+    let big = plain("ana@example.org", &token, "big", &"x".repeat(1 << 20), "");
+    let (out, _) = receive(&r, &big);
+    assert!(out.contains("larger than 1 MB"), "{out}");
+}
