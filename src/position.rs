@@ -390,14 +390,20 @@ impl Position {
                 Outcome::new(GameResult::Draw, "stalemate", "FI-4")
             });
         }
-        if self.halfmove >= 150 {
-            return Some(Outcome::new(
+        self.seventy_five_moves("FI-5")
+    }
+
+    /// The seventy-five-move rule (FI-5, and the variants that take it
+    /// over under their own rule id): a draw after 75 moves by each side
+    /// without capture or pawn move.
+    pub fn seventy_five_moves(&self, rule: &'static str) -> Option<Outcome> {
+        (self.halfmove >= 150).then(|| {
+            Outcome::new(
                 GameResult::Draw,
                 "seventy-five moves without capture or pawn move",
-                "FI-5",
-            ));
-        }
-        None
+                rule,
+            )
+        })
     }
 
     /// The placement key used for repetitions: the board, the side to move,

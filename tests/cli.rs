@@ -1,12 +1,10 @@
 //! The command line contract (DESIGN.md, "Command line"), driven through
 //! the built binary.
 
-use assert_cmd::Command;
-use predicates::prelude::*;
+mod common;
 
-fn postal() -> Command {
-    Command::cargo_bin("postal").expect("binary built")
-}
+use common::postal;
+use predicates::prelude::*;
 
 fn last_line(out: &[u8]) -> String {
     String::from_utf8_lossy(out)

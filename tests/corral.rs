@@ -2,6 +2,8 @@
 //! round trips, and a slow independent move counter that cross-checks the
 //! perft table.
 
+mod common;
+
 use postal::mv::MoveKind;
 use postal::perft::{perft, read_table};
 use postal::variant::corral::{perft_work, Work};
@@ -440,7 +442,7 @@ mod slow {
 }
 
 fn pos(text: &str) -> Position {
-    Position::from_text(Variant::Corral, text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    common::pos(Variant::Corral, text)
 }
 
 /// The legal moves in canonical notation, without check marks.

@@ -3,6 +3,9 @@
 //! position-text and move-text round trips, and a slow independent move
 //! counter that checks the fast generator and the perft table.
 
+mod common;
+
+use common::{play, sq, texts};
 use postal::notation::fen::write_placement;
 use postal::perft::{perft, read_table};
 use postal::variant::disintegration::{self, LastMove};
@@ -20,16 +23,7 @@ const CASE1: &str = "5/5/3r1/5/k4/kk3/5/K1K1K/R4 w - - 0 1";
 const CASE2: &str = "5/5/3r1/5/k4/kk3/5/K1K1K/R4 b - - 0 1";
 
 fn pos(text: &str) -> Position {
-    Position::from_text(V, text).unwrap_or_else(|e| panic!("{text}: {e}"))
-}
-
-/// Plays a move given as text, checking that it is legal.
-fn play(p: &Position, text: &str) -> (Position, Effects) {
-    let mv = p
-        .parse_move(text)
-        .unwrap_or_else(|e| panic!("{text} in {}: {e}", p.to_text()));
-    p.play_with_effects(&mv)
-        .unwrap_or_else(|e| panic!("{text} in {}: {e}", p.to_text()))
+    common::pos(V, text)
 }
 
 /// The waves of a move as piece letters and squares: `[["Kb3", "ka4"], ["ka5"]]`.
@@ -38,14 +32,6 @@ fn waves(e: &Effects) -> Vec<Vec<String>> {
         .iter()
         .map(|w| w.iter().map(|(s, p)| format!("{}{s}", p.char())).collect())
         .collect()
-}
-
-fn texts(p: &Position) -> Vec<String> {
-    p.legal_moves().iter().map(|m| p.move_text(m)).collect()
-}
-
-fn sq(name: &str) -> Square {
-    postal::notation::square::parse_square(name).unwrap()
 }
 
 // ---- DI-1 .. DI-6: board, setup, pieces ------------------------------------

@@ -2,7 +2,9 @@
 //! files in fixtures/records/, one test per kind of problem, the Swap
 //! Chess page, round trips, and a 10,000-game file read in constant memory.
 
-use assert_cmd::Command;
+mod common;
+
+use common::postal;
 use postal::record::game::{read_diagram, Options};
 use postal::record::verify::{self, Format};
 use postal::record::{published, Event, IssueKind, Severity};
@@ -11,10 +13,6 @@ use predicates::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::path::PathBuf;
-
-fn postal() -> Command {
-    Command::cargo_bin("postal").expect("binary built")
-}
 
 fn fixture(name: &str) -> String {
     format!("{}/fixtures/records/{name}", env!("CARGO_MANIFEST_DIR"))

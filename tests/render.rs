@@ -9,7 +9,9 @@
 //! The browser test needs Debian's `chromium` (installed by `.ci/run`);
 //! without it the test fails, unless `POSTAL_SKIP_BROWSER=1`.
 
-use assert_cmd::Command;
+mod common;
+
+use common::postal;
 use postal::board::Board;
 use postal::notation::movetext;
 use postal::piece::{Piece, Role, Roles, Stack};
@@ -519,10 +521,6 @@ fn committed_pngs_are_current() {
 }
 
 // ---- command line ----------------------------------------------------------
-
-fn postal() -> Command {
-    Command::cargo_bin("postal").expect("binary built")
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("postal-render-{}-{name}", std::process::id()));

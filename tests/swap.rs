@@ -2,29 +2,24 @@
 //! sample game, each rule by id, notation, position text, the step-by-step
 //! listing, and perft against an independent brute-force counter.
 
+mod common;
 mod swap_brute;
 
+use common::sq;
 use postal::notation::dialect::swap::{parse_prefix, swap_steps};
 use postal::notation::fen::write_placement;
 use postal::notation::san::{parse_text, CheckMark};
 use postal::perft::{perft, read_table};
 use postal::variant::swap::{self, count_swaps, for_each_swap};
-use postal::{Color, GameResult, Move, MoveError, Piece, Position, Role, Square, Variant};
+use postal::{Color, GameResult, Move, MoveError, Piece, Position, Role, Variant};
 use swap_brute::Brute;
 
 fn pos(text: &str) -> Position {
-    Position::from_text(Variant::Swap, text).unwrap_or_else(|e| panic!("{text}: {e}"))
-}
-
-fn sq(name: &str) -> Square {
-    postal::notation::square::parse_square(name).unwrap()
+    common::pos(Variant::Swap, text)
 }
 
 fn play(p: &Position, text: &str) -> Position {
-    let m = p
-        .parse_move(text)
-        .unwrap_or_else(|e| panic!("{text} in {}: {e}", p.to_text()));
-    p.play(&m).unwrap()
+    common::play(p, text).0
 }
 
 /// The reason and rule of an illegal move.

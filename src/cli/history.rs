@@ -8,6 +8,7 @@ use crate::color::Color;
 use crate::game::clock::format_time;
 use crate::game::state::{Act, MoveRecord};
 use crate::game::{Game, TimeControl};
+use crate::notation::movetext::number_label;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -23,12 +24,12 @@ pub struct Args {
 /// start has `turn` to move at move `fullmove`; sides alternate.
 fn number(fullmove: u32, turn: Color, ply: usize) -> String {
     let offset = ply + usize::from(turn == Color::Black);
-    let n = fullmove as usize + offset / 2;
-    if offset.is_multiple_of(2) {
-        format!("{n}.")
+    let turn = if offset.is_multiple_of(2) {
+        Color::White
     } else {
-        format!("{n}...")
-    }
+        Color::Black
+    };
+    number_label(fullmove as usize + offset / 2, turn)
 }
 
 fn move_line(game: &Game, ply: usize, m: &MoveRecord) -> String {

@@ -69,14 +69,7 @@ fn ending_with(positions: &[Position], repeats: usize) -> Option<Outcome> {
             "FI-5",
         ));
     }
-    if cur.halfmove >= 150 {
-        return Some(Outcome::new(
-            GameResult::Draw,
-            "seventy-five moves without capture or pawn move",
-            "FI-5",
-        ));
-    }
-    None
+    cur.seventy_five_moves("FI-5")
 }
 
 type RepetitionKey = (Board, Color, Castling, Option<Square>, Extra);
@@ -107,13 +100,7 @@ pub fn repetitions(positions: &[Position]) -> usize {
         .count()
 }
 
-/// `3.` before a White move, `3...` before a Black one.
-pub(super) fn move_number(before: &Position) -> String {
-    match before.turn {
-        Color::White => format!("{}.", before.fullmove),
-        Color::Black => format!("{}...", before.fullmove),
-    }
-}
+pub(super) use crate::notation::movetext::move_number;
 
 fn is_ending(act: &Act) -> bool {
     matches!(act, Act::Resign | Act::DrawAccept | Act::Claim { .. })

@@ -2,6 +2,7 @@
 //! (`1. e4 e5 2. Nf3`, `1. e2-e4 e7-e5 2. Qd1/g4`, `Nb1-c3 @f3`). Used by
 //! `--moves` on the command line; records have their own reader.
 
+use crate::color::Color;
 use crate::error::{MoveError, ParseError, Span};
 use crate::mv::Move;
 use crate::position::Position;
@@ -11,6 +12,20 @@ use nom::combinator::recognize;
 use nom::multi::many1;
 use nom::{IResult, Parser};
 
+/// The move-number label before the move of the side to move: `12.`
+/// before White's move, `12...` before Black's.
+pub fn move_number(pos: &Position) -> String {
+    number_label(pos.fullmove as usize, pos.turn)
+}
+
+/// `n.` before a White move, `n...` before a Black one.
+pub fn number_label(n: usize, turn: Color) -> String {
+    match turn {
+        Color::White => format!("{n}."),
+        Color::Black => format!("{n}..."),
+    }
+}
+
 /// One move token with its byte span in the movetext.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Token<'a> {
@@ -18,7 +33,7 @@ pub struct Token<'a> {
     pub span: Span,
 }
 
-fn move_number(input: &str) -> IResult<&str, &str> {
+fn number_token(input: &str) -> IResult<&str, &str> {
     recognize((digit1, many1(char('.')))).parse(input)
 }
 
@@ -42,7 +57,7 @@ pub fn tokens(text: &str) -> Vec<Token<'_>> {
         let start = text.len() - trimmed.len();
         let Ok((after, w)) = word(trimmed) else { break };
         rest = after;
-        let (w, start) = match move_number(w) {
+        let (w, start) = match number_token(w) {
             Ok((tail, num)) => (tail, start + num.len()),
             Err(_) => (w, start),
         };

@@ -10,6 +10,7 @@ use crate::color::Color;
 use crate::error::{MoveError, Span};
 use crate::limits::MAX_PLIES;
 use crate::mv::Move;
+use crate::notation::movetext::move_number;
 use crate::notation::san::{self, CheckMark};
 use crate::position::{Outcome, Position};
 use std::rc::Rc;
@@ -173,13 +174,6 @@ pub(super) struct Current {
     pub(super) waiting_comments: Vec<String>,
 }
 
-pub(super) fn label(pos: &Position) -> String {
-    match pos.turn {
-        Color::White => format!("{}.", pos.fullmove),
-        Color::Black => format!("{}...", pos.fullmove),
-    }
-}
-
 pub(super) fn side(color: Color) -> &'static str {
     color.name()
 }
@@ -266,7 +260,7 @@ impl Current {
     /// and marks the line lost.
     pub(super) fn play(&mut self, text: &str, span: Span, opts: &Options) -> bool {
         let pos = &self.line.pos;
-        let at = label(pos);
+        let at = move_number(pos);
         if let Some((n, black, nspan)) = self.line.number.take() {
             if n != pos.fullmove || black != (pos.turn == Color::Black) {
                 let written = format!("{n}{}", if black { "..." } else { "." });
@@ -399,7 +393,7 @@ impl Current {
 
     pub(super) fn move_error(&self, e: MoveError, text: &str, span: Span) -> Issue {
         let pos = &self.line.pos;
-        let at = label(pos);
+        let at = move_number(pos);
         match e {
             MoveError::Syntax(p) => Issue::error(
                 IssueKind::UnparsableMove,

@@ -15,6 +15,7 @@ use super::{check_squares, Diagram, Options};
 use crate::color::Color;
 use crate::error::PlayError;
 use crate::mv::Move;
+use crate::notation::movetext::move_number;
 use crate::piece::{Piece, Role};
 use crate::position::Position;
 use std::collections::BTreeSet;
@@ -194,8 +195,7 @@ pub fn game(
     let numbered: Vec<String> = (0..moves.len())
         .map(|i| {
             let p = &positions[i];
-            let dots = if p.turn == Color::White { "." } else { "..." };
-            format!("{}{dots} {}", p.fullmove, texts[i])
+            format!("{} {}", move_number(p), texts[i])
         })
         .collect();
     let last = moves.len();
@@ -317,11 +317,10 @@ pub fn game(
             if i > 0 {
                 page.push_str("</span> ");
             }
-            let dots = if pos.turn == Color::White { "." } else { "..." };
             let _ = write!(
                 page,
-                "<span class=\"pair\"><span class=\"num\">{}{dots}</span> ",
-                pos.fullmove
+                "<span class=\"pair\"><span class=\"num\">{}</span> ",
+                move_number(pos)
             );
         }
         let _ = write!(

@@ -50,7 +50,7 @@
 //! Text forms (move text, position-text fields): `notation/dialect/building.rs`.
 
 use super::chess::{FIDE_PIECES, FIDE_PROMOTION};
-use super::{Rules, Spec, Tables, Variant};
+use super::{validate, Rules, Spec, Tables, Variant};
 use crate::board::Board;
 use crate::color::Color;
 use crate::error::{MoveError, PlayError};
@@ -415,14 +415,7 @@ impl Rules for Building {
     /// One king a side, the side not to move not in check, and no pawn on
     /// or beyond its promotion rank (BU-7).
     fn validate(&self, pos: &Position) -> Result<(), String> {
-        for color in Color::ALL {
-            let kings = pos.find(color, Role::King).len();
-            if kings != 1 {
-                return Err(format!(
-                    "{color} has {kings} kings; this variant needs exactly one"
-                ));
-            }
-        }
+        validate::one_king_each(pos, "this variant")?;
         for (sq, stack) in pos.board.occupied() {
             for p in stack.pieces().filter(|p| p.role == Role::Pawn) {
                 let rank = pos.promotion_rank(p.color);
@@ -437,13 +430,7 @@ impl Rules for Building {
                 }
             }
         }
-        if pos.king_attacked(!pos.turn) {
-            return Err(format!(
-                "{} is in check but it is {}'s move",
-                !pos.turn, pos.turn
-            ));
-        }
-        Ok(())
+        validate::side_not_to_move_not_in_check(pos)
     }
 
     fn legal_moves(&self, pos: &Position) -> Vec<Move> {

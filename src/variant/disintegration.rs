@@ -492,13 +492,7 @@ impl Rules for Disintegration {
             });
         }
         // DI-13: FIDE's seventy-five-move rule.
-        (pos.halfmove >= 150).then(|| {
-            Outcome::new(
-                GameResult::Draw,
-                "seventy-five moves without capture or pawn move",
-                "DI-13",
-            )
-        })
+        pos.seventy_five_moves("DI-13")
     }
 
     /// DI-7: no check, so no check marks.

@@ -26,7 +26,7 @@
 //!
 //! Text forms (move text, position-text fields): `notation/dialect/kristensen.rs`.
 
-use super::{PieceSpec, Rules, Spec, Variant};
+use super::{validate, PieceSpec, Rules, Spec, Variant};
 use crate::color::Color;
 use crate::movegen::{CellMove, Unmake};
 use crate::mv::Move;
@@ -269,32 +269,15 @@ impl Rules for Kristensen {
     /// and no pawn on its promotion rank.
     fn validate(&self, pos: &Position) -> Result<(), String> {
         for color in Color::ALL {
-            let kings = pos.find(color, Role::King).len();
-            if kings != 1 {
+            validate::one_king(pos, color, "Kristensen's Game")?;
+            if let Some(sq) = validate::pawn_on_promotion_rank(pos, color) {
                 return Err(format!(
-                    "{color} has {kings} kings; Kristensen's Game needs exactly one"
-                ));
-            }
-            let last = pos.promotion_rank(color);
-            if let Some(&i) = pos
-                .find(color, Role::Pawn)
-                .iter()
-                .find(|&&i| pos.board.square(i).rank == last)
-            {
-                return Err(format!(
-                    "a {} pawn stands on {}, its promotion rank (KR-5)",
+                    "a {} pawn stands on {sq}, its promotion rank (KR-5)",
                     color.name().to_lowercase(),
-                    pos.board.square(i)
                 ));
             }
         }
-        if pos.king_attacked(!pos.turn) {
-            return Err(format!(
-                "{} is in check but it is {}'s move",
-                !pos.turn, pos.turn
-            ));
-        }
-        Ok(())
+        validate::side_not_to_move_not_in_check(pos)
     }
 
     /// KR-6, KR-7: the barrier pawn takes friendly pieces other than the

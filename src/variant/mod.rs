@@ -10,6 +10,7 @@ pub mod disintegration;
 pub mod gardner;
 pub mod kristensen;
 pub mod swap;
+pub mod validate;
 
 use crate::color::{ByColor, Color};
 use crate::error::PlayError;
@@ -260,21 +261,8 @@ pub trait Rules: Sync + Send {
     /// Checks a position read from text: by default each side has exactly
     /// one king and the side not to move is not in check.
     fn validate(&self, pos: &Position) -> Result<(), String> {
-        for color in Color::ALL {
-            let kings = pos.find(color, Role::King).len();
-            if kings != 1 {
-                return Err(format!(
-                    "{color} has {kings} kings; this variant needs exactly one"
-                ));
-            }
-        }
-        if pos.king_attacked(!pos.turn) {
-            return Err(format!(
-                "{} is in check but it is {}'s move",
-                !pos.turn, pos.turn
-            ));
-        }
-        Ok(())
+        validate::one_king_each(pos, "this variant")?;
+        validate::side_not_to_move_not_in_check(pos)
     }
 
     /// All legal turns. For Swap Chess, whose swap sequences can number

@@ -528,14 +528,7 @@ impl Rules for Corral {
                 Outcome::new(GameResult::Draw, "stalemate", "CO-11")
             });
         }
-        if pos.halfmove >= 150 {
-            return Some(Outcome::new(
-                GameResult::Draw,
-                "seventy-five moves without capture or pawn move",
-                "CO-11",
-            ));
-        }
-        None
+        pos.seventy_five_moves("CO-11")
     }
 
     /// `+` for check; `#` only for CO-14 (in check, no legal move); nothing

@@ -36,7 +36,7 @@ pub mod layout;
 pub mod walk;
 
 use super::chess::{FIDE_PIECES, FIDE_PROMOTION};
-use super::{Extra, Rules, Spec, Variant};
+use super::{validate, Extra, Rules, Spec, Variant};
 use crate::board::Board;
 use crate::color::Color;
 use crate::error::PlayError;
@@ -170,25 +170,14 @@ impl Rules for Swap {
             if kings > 1 {
                 return Err(format!("{color} has {kings} kings; Swap Chess allows one"));
             }
-            let rank = pos.promotion_rank(color);
-            if let Some(sq) = pos
-                .board
-                .find(Piece::new(color, Role::Pawn))
-                .find(|s| s.rank == rank)
-            {
+            if let Some(sq) = validate::pawn_on_promotion_rank(pos, color) {
                 return Err(format!(
                     "the {} pawn on {sq} stands on its promotion rank",
                     color.name().to_lowercase()
                 ));
             }
         }
-        if pos.king_attacked(!pos.turn) {
-            return Err(format!(
-                "{} is in check but it is {}'s move",
-                !pos.turn, pos.turn
-            ));
-        }
-        Ok(())
+        validate::side_not_to_move_not_in_check(pos)
     }
 
     fn check_legal(&self, pos: &Position, mv: &Move) -> Result<(), PlayError> {
