@@ -417,7 +417,18 @@ fn file_label(input: &str) -> IResult<&str, i16> {
             nom::character::complete::satisfy(|c| c.is_ascii_lowercase()),
             |c| (c as u8 - b'a' + 1) as i16,
         ),
-        nom::sequence::delimited(char('('), signed, char(')')),
+        // `(0,_)` as `render` writes a file off the grid; `(0)` as it did.
+        nom::sequence::delimited(char('('), signed, alt((tag(",_)"), tag(")")))),
+    ))
+    .parse(input)
+}
+
+/// A rank label: its number, or `(_,0)` as `render` writes a rank off the
+/// grid.
+fn rank_label(input: &str) -> IResult<&str, i16> {
+    alt((
+        signed,
+        nom::sequence::delimited(tag("(_,"), signed, char(')')),
     ))
     .parse(input)
 }
@@ -455,7 +466,7 @@ fn column(line: &str, byte: usize) -> usize {
 fn rank_line(line: &str, offset: usize) -> Option<RawRank<'_>> {
     let toks: Vec<(usize, &str)> = line_tokens(line).collect();
     let (label, cells) = match toks.split_last() {
-        Some((&(_, last), rest)) if !rest.is_empty() => match whole(signed, last) {
+        Some((&(_, last), rest)) if !rest.is_empty() => match whole(rank_label, last) {
             Some(n) => (Some(n), rest),
             None => (None, &toks[..]),
         },

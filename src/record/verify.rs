@@ -29,6 +29,7 @@
 //! `expected`, `found`, `rule` and `move` may be null. A file that cannot
 //! be read has `error` set and no games. These names are stable.
 
+use crate::error::{char_offset, mark};
 use super::game::{Builder, Game, Options};
 use super::pgn::{Chunk, Chunker};
 use super::{locate, published, Issue, Severity};
@@ -227,16 +228,16 @@ impl Summary {
 pub fn render_issue(file: &str, issue: &Issue) -> String {
     let loc = &issue.location;
     let gutter = " ".repeat(loc.line.to_string().len());
+    let start = char_offset(&loc.source, loc.column.saturating_sub(1));
+    let end = start + char_offset(&loc.source[start..], loc.width);
+    let (shown, caret) = mark(&loc.source, start, end);
     let mut out = format!(
-        "{file}:{}:{}: {}: {}\n{gutter} |\n{} | {}\n{gutter} | {}{}\n",
+        "{file}:{}:{}: {}: {}\n{gutter} |\n{} | {shown}\n{gutter} | {caret}\n",
         loc.line,
         loc.column,
         issue.severity.as_str(),
         issue.message,
         loc.line,
-        loc.source,
-        " ".repeat(loc.column.saturating_sub(1)),
-        "^".repeat(loc.width.max(1)),
     );
     for (name, value) in [
         ("expected", &issue.expected),
