@@ -325,6 +325,32 @@ fn completion_scripts_parse() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Carets stand under the move on a line with a tab and wide characters
+/// (CJK and emoji take two columns), in `verify` and in `--moves` alike.
+#[test]
+fn carets_follow_display_width() {
+    let dir = std::env::temp_dir().join(format!("postal-carets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("wide.txt");
+    std::fs::write(&file, "1. e4 e5 (象棋 🎉)\t2. Ke3 Nc6\n").unwrap();
+    let out = postal().arg("verify").arg(&file).assert().code(1).get_output().stdout.clone();
+    let text = String::from_utf8(out).unwrap();
+    // "1. e4 e5 (" is 10 columns, 象棋 4, " " 1, 🎉 2, ")" 1: the tab
+    // goes from column 18 to the stop at 20, and "2. " puts Ke3 at 23.
+    assert!(text.contains("\n1 | 1. e4 e5 (象棋 🎉)  2. Ke3 Nc6\n"), "{text}");
+    assert!(text.contains(&format!("\n  | {}^^^\n", " ".repeat(23))), "{text}");
+    assert!(text.contains(":1:20: error: illegal move"), "{text}");
+    postal()
+        .args(["moves", "chess", "--moves", "1. e4 e5\t2. Ke3"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(format!(
+            "1 | 1. e4 e5    2. Ke3\n  | {}^^^",
+            " ".repeat(15)
+        )));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `postal rules` prints the rules, and no path of this repository.
 #[test]
 fn rules_name_no_paths() {

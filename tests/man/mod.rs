@@ -44,6 +44,16 @@ fn italic(text: &str) -> String {
     format!("\\fI{}\\fR", roff(text))
 }
 
+/// What postal(1) says after its one-line description.
+const OVERVIEW: &str = "A correspondence game is a state file (JSON) that travels between \
+the players, by mail, a shared folder or a repository: each runs postal move FILE MOVE when \
+it is their turn, and the other acts (draw offers, take-backs, claims, resignation) the \
+same way; every move is checked against the variant's numbered rules (postal rules \
+VARIANT), and a command that fails leaves the file unchanged. postal verify replays \
+published game scores, PGN or prose, and reports each problem with its line and a caret; \
+postal diagram and postal convert draw positions as ASCII, Unicode, SVG, PNG or a page that \
+replays the game.";
+
 /// The commands whose pages list `POSTAL_NOW`: those that read the clock.
 const CLOCK: &[&str] = &[
     "new", "move", "show", "history", "status", "draw", "takeback", "claim", "resign", "mail",
@@ -415,6 +425,7 @@ fn page(cmd: &Command, page_name: &str, name: &str, see: &[String]) -> Vec<u8> {
         text.push_str(&format!(".PP\n{}\n", roff(&after.to_string()).replace('\n', "\n.br\n")));
     }
     if name.is_empty() {
+        text.push_str(&format!(".PP\n{}\n", roff(OVERVIEW)));
         text.push_str(&commands_section(cmd));
     }
     text.push_str(&mangen(&man, clap_mangen::Man::render_options_section));
