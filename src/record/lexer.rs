@@ -734,4 +734,16 @@ mod tests {
         // Prose is not a diagram.
         assert!(diagram_block("I have\nNo idea\na b\n", 0).is_none());
     }
+
+    #[test]
+    fn diagrams_with_labels_off_the_grid() {
+        // As render::ascii writes a grown Building board: (0,_) over the
+        // column of file 0, (_,0) beside the row of rank 0.
+        let grown = "       .     .  2\n .     .     .  1\n       .  (_,0)\n\n (0,_) a     b\n";
+        let (d, _) = diagram_block(grown, 0).unwrap();
+        assert_eq!(d.files[0].file, 0);
+        assert_eq!(d.files[1].file, 1);
+        assert_eq!(d.ranks[2].label, Some(0));
+        assert_eq!(d.ranks[0].label, Some(2));
+    }
 }
