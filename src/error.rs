@@ -167,7 +167,9 @@ pub fn caret_snippet(origin: &str, source: &str, span: Span, message: &str) -> S
     let line = &source[line_start..line_end];
     let (shown, caret) = mark(line, start - line_start, end.min(line_end) - line_start);
     let gutter = " ".repeat(line_no.to_string().len());
-    format!("{origin}:{line_no}:{col}: {message}\n{gutter} |\n{line_no} | {shown}\n{gutter} | {caret}")
+    format!(
+        "{origin}:{line_no}:{col}: {message}\n{gutter} |\n{line_no} | {shown}\n{gutter} | {caret}"
+    )
 }
 
 /// Tab stops of a shown line are this many columns apart.

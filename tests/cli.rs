@@ -212,9 +212,19 @@ fn man_pages_name_only_pages_that_exist() {
             let page = before[start..].replace("\\-", "-");
             let sec = &text[at + 4..at + 5];
             let file = format!("{page}.{sec}");
-            assert!(names.contains(&file), "{name} names {file}, which does not exist");
+            assert!(
+                names.contains(&file),
+                "{name} names {file}, which does not exist"
+            );
         }
-        let mut sections = vec!["NAME", "SYNOPSIS", "DESCRIPTION", "ENVIRONMENT", "EXAMPLES", "SEE ALSO"];
+        let mut sections = vec![
+            "NAME",
+            "SYNOPSIS",
+            "DESCRIPTION",
+            "ENVIRONMENT",
+            "EXAMPLES",
+            "SEE ALSO",
+        ];
         if name.ends_with(".1") {
             sections.extend(["OPTIONS", "EXIT STATUS"]);
         }
@@ -222,33 +232,62 @@ fn man_pages_name_only_pages_that_exist() {
             sections.push("FILES");
         }
         for s in sections {
-            assert!(text.contains(&format!(".SH {s}\n")), "{name} has no {s} section");
+            assert!(
+                text.contains(&format!(".SH {s}\n")),
+                "{name} has no {s} section"
+            );
         }
-        assert!(!text.contains("postal\\-help"), "{name} names a postal-help page");
+        assert!(
+            !text.contains("postal\\-help"),
+            "{name} names a postal-help page"
+        );
     }
     assert!(names.contains(&"postal-config.5".to_string()));
     assert!(!names.iter().any(|n| n.contains("help")));
-    let page = |n: &str| {
-        String::from_utf8(pages.iter().find(|(p, _)| p == n).unwrap().1.clone()).unwrap()
-    };
+    let page =
+        |n: &str| String::from_utf8(pages.iter().find(|(p, _)| p == n).unwrap().1.clone()).unwrap();
     // The synopsis is the command as typed: `postal convert [..] --to FORMAT RECORD`.
     let convert = page("postal-convert.1");
     let synopsis = convert.split(".SH SYNOPSIS").nth(1).unwrap();
     let synopsis = synopsis.split(".SH ").next().unwrap();
-    assert!(synopsis.contains("\\fBpostal\\fR \\fBconvert\\fR"), "{synopsis}");
-    assert!(synopsis.contains(" \\fB\\-\\-to\\fR \\fIFORMAT\\fR "), "{synopsis}");
+    assert!(
+        synopsis.contains("\\fBpostal\\fR \\fBconvert\\fR"),
+        "{synopsis}"
+    );
+    assert!(
+        synopsis.contains(" \\fB\\-\\-to\\fR \\fIFORMAT\\fR "),
+        "{synopsis}"
+    );
     assert!(!synopsis.contains('<'), "{synopsis}");
     let all = page("postal.1");
-    for var in ["POSTAL_NOW", "POSTAL_SMTP_PASSWORD", "XDG_CONFIG_HOME", "NO_COLOR"] {
-        assert!(all.contains(&format!("\\fB{var}\\fR")), "postal.1 has no {var}");
+    for var in [
+        "POSTAL_NOW",
+        "POSTAL_SMTP_PASSWORD",
+        "XDG_CONFIG_HOME",
+        "NO_COLOR",
+    ] {
+        assert!(
+            all.contains(&format!("\\fB{var}\\fR")),
+            "postal.1 has no {var}"
+        );
     }
     for file in ["FILE.lock", "outbox/", "config.toml"] {
         assert!(all.contains(file), "postal.1 has no {file}");
     }
     // The settings page names every key of the example settings.
     let config = page("postal-config.5");
-    for key in ["from", "transport", "host", "port", "security", "password_command"] {
-        assert!(config.contains(&format!("{key}\\fR")), "postal-config.5 lacks {key}");
+    for key in [
+        "from",
+        "transport",
+        "host",
+        "port",
+        "security",
+        "password_command",
+    ] {
+        assert!(
+            config.contains(&format!("{key}\\fR")),
+            "postal-config.5 lacks {key}"
+        );
     }
 }
 
@@ -268,10 +307,18 @@ fn help_groups_every_command_by_use() {
         .collect();
     all.sort();
     assert_eq!(grouped, all, "each command in exactly one group");
-    let out = postal().arg("--help").assert().success().get_output().stdout.clone();
+    let out = postal()
+        .arg("--help")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     let help = String::from_utf8(out).unwrap();
     for (heading, names) in postal::cli::GROUPS {
-        let at = help.find(&format!("{heading}:\n")).unwrap_or_else(|| panic!("{help}"));
+        let at = help
+            .find(&format!("{heading}:\n"))
+            .unwrap_or_else(|| panic!("{help}"));
         for name in names.iter() {
             assert!(
                 help[at..].contains(&format!("\n  {name} ")),
@@ -289,7 +336,13 @@ fn completion_scripts_parse() {
     let dir = std::env::temp_dir().join(format!("postal-completions-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (shell, check) in [("bash", true), ("zsh", false), ("fish", false)] {
-        let out = postal().args(["completions", shell]).assert().success().get_output().stdout.clone();
+        let out = postal()
+            .args(["completions", shell])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("postal"), "{shell}: {text}");
         for sub in ["move", "verify", "completions"] {
@@ -297,7 +350,10 @@ fn completion_scripts_parse() {
         }
         let file = dir.join(format!("postal.{shell}"));
         std::fs::write(&file, &text).unwrap();
-        let run = std::process::Command::new(shell).arg("-n").arg(&file).output();
+        let run = std::process::Command::new(shell)
+            .arg("-n")
+            .arg(&file)
+            .output();
         match run {
             Ok(o) => assert!(
                 o.status.success(),
@@ -333,12 +389,25 @@ fn carets_follow_display_width() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("wide.txt");
     std::fs::write(&file, "1. e4 e5 (象棋 🎉)\t2. Ke3 Nc6\n").unwrap();
-    let out = postal().arg("verify").arg(&file).assert().code(1).get_output().stdout.clone();
+    let out = postal()
+        .arg("verify")
+        .arg(&file)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
     let text = String::from_utf8(out).unwrap();
     // "1. e4 e5 (" is 10 columns, 象棋 4, " " 1, 🎉 2, ")" 1: the tab
     // goes from column 18 to the stop at 20, and "2. " puts Ke3 at 23.
-    assert!(text.contains("\n1 | 1. e4 e5 (象棋 🎉)  2. Ke3 Nc6\n"), "{text}");
-    assert!(text.contains(&format!("\n  | {}^^^\n", " ".repeat(23))), "{text}");
+    assert!(
+        text.contains("\n1 | 1. e4 e5 (象棋 🎉)  2. Ke3 Nc6\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("\n  | {}^^^\n", " ".repeat(23))),
+        "{text}"
+    );
     assert!(text.contains(":1:20: error: illegal move"), "{text}");
     postal()
         .args(["moves", "chess", "--moves", "1. e4 e5\t2. Ke3"])
@@ -355,12 +424,22 @@ fn carets_follow_display_width() {
 #[test]
 fn rules_name_no_paths() {
     for v in postal::variant::Variant::ALL {
-        let out = postal().args(["rules", v.name()]).assert().success().get_output().stdout.clone();
+        let out = postal()
+            .args(["rules", v.name()])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
         let text = String::from_utf8(out).unwrap();
         for bad in ["../", "seeds/", ".md`", ".txt`", "src/"] {
             assert!(!text.contains(bad), "{}: contains {bad:?}", v.name());
         }
-        assert!(text.contains("Source: the published") || v.name() == "chess", "{}", v.name());
+        assert!(
+            text.contains("Source: the published") || v.name() == "chess",
+            "{}",
+            v.name()
+        );
     }
 }
 

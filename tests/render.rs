@@ -213,7 +213,9 @@ fn ascii_of_a_grown_board_leaves_holes_blank() {
     assert_eq!(lines[0], "                             q  7");
     assert_eq!(lines[7], "                      .  (_,0)");
     assert_eq!(lines[4], " N      .      .      .      .      .      .  3");
-    assert!(lines.iter().any(|l| l.starts_with(" (-1,_) (0,_)  a      b")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with(" (-1,_) (0,_)  a      b")));
     assert!(t.contains(&format!("\n {}\n", render::OFF_GRID_KEY)));
 }
 
@@ -526,9 +528,16 @@ fn corral_stacks_are_legible_at_the_default_size() {
             .unwrap();
         width / view * 100.0
     };
-    let svg = text(render::render(&corral_stacks(), Format::Svg, &Options::default()));
+    let svg = text(render::render(
+        &corral_stacks(),
+        Format::Svg,
+        &Options::default(),
+    ));
     let px = pixels_per_square(&svg);
-    assert!((px - render::STACK_SQUARE_PIXELS as f64).abs() < 0.5, "{px}");
+    assert!(
+        (px - render::STACK_SQUARE_PIXELS as f64).abs() < 0.5,
+        "{px}"
+    );
     let doc = roxmltree::Document::parse(&svg).unwrap();
     let d8 = doc
         .descendants()
@@ -548,7 +557,11 @@ fn corral_stacks_are_legible_at_the_default_size() {
         glyphs += 1;
     }
     assert_eq!(glyphs, 4);
-    let plain = text(render::render(&start(Variant::Chess), Format::Svg, &Options::default()));
+    let plain = text(render::render(
+        &start(Variant::Chess),
+        Format::Svg,
+        &Options::default(),
+    ));
     assert!((pixels_per_square(&plain) - 40.0).abs() < 0.5);
     // An explicit size is kept.
     let small = Options {

@@ -29,10 +29,10 @@
 //! `expected`, `found`, `rule` and `move` may be null. A file that cannot
 //! be read has `error` set and no games. These names are stable.
 
-use crate::error::{char_offset, mark};
 use super::game::{Builder, Game, Options};
 use super::pgn::{Chunk, Chunker};
 use super::{locate, published, Issue, Severity};
+use crate::error::{char_offset, mark};
 use serde::Serialize;
 use std::io::{BufRead, BufReader, Read};
 

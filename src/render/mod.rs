@@ -323,7 +323,8 @@ pub fn rank_label(rank: i16) -> String {
 /// The line under a diagram with squares off the a1 grid: how to name them.
 /// (No move-like word in it, so a reader of published scores takes it
 /// for prose.)
-pub const OFF_GRID_KEY: &str = "squares off the grid are (file,rank), with files counted from a = 1";
+pub const OFF_GRID_KEY: &str =
+    "squares off the grid are (file,rank), with files counted from a = 1";
 
 /// Whose move it is and what the highlights mean, under a text board.
 fn status_lines(turn: Color, opts: &Options) -> String {

@@ -242,10 +242,12 @@ fn examples(name: &str) -> Vec<(String, Option<String>)> {
 fn synopsis(cmd: &Command, page_name: &str) -> String {
     let words: Vec<&str> = page_name.splitn(2, '-').collect();
     let mut line = words.iter().map(|w| bold(w)).collect::<Vec<_>>().join(" ");
-    let shown = |a: &&Arg| {
-        !a.is_hide_set() && !matches!(a.get_id().as_str(), "help" | "version")
-    };
-    for a in cmd.get_arguments().filter(shown).filter(|a| !a.is_positional()) {
+    let shown = |a: &&Arg| !a.is_hide_set() && !matches!(a.get_id().as_str(), "help" | "version");
+    for a in cmd
+        .get_arguments()
+        .filter(shown)
+        .filter(|a| !a.is_positional())
+    {
         let flag = match (a.get_short(), a.get_long()) {
             (Some(s), _) => format!("-{s}"),
             (None, Some(l)) => format!("--{l}"),
@@ -269,7 +271,11 @@ fn synopsis(cmd: &Command, page_name: &str) -> String {
             line.push_str(&format!(" [{text}]"));
         }
     }
-    for a in cmd.get_arguments().filter(shown).filter(|a| a.is_positional()) {
+    for a in cmd
+        .get_arguments()
+        .filter(shown)
+        .filter(|a| a.is_positional())
+    {
         let values: Vec<String> = a
             .get_possible_values()
             .iter()
@@ -372,7 +378,10 @@ fn see_also(pages: &[String]) -> String {
 }
 
 /// The parts clap_mangen renders: the NAME, DESCRIPTION and OPTIONS.
-fn mangen(man: &clap_mangen::Man, part: fn(&clap_mangen::Man, &mut dyn std::io::Write) -> std::io::Result<()>) -> String {
+fn mangen(
+    man: &clap_mangen::Man,
+    part: fn(&clap_mangen::Man, &mut dyn std::io::Write) -> std::io::Result<()>,
+) -> String {
     let mut buf = Vec::new();
     part(man, &mut buf).expect("render to memory");
     String::from_utf8(buf).expect("roff is UTF-8")
@@ -422,7 +431,10 @@ fn page(cmd: &Command, page_name: &str, name: &str, see: &[String]) -> Vec<u8> {
     text.push_str(&synopsis(cmd, page_name));
     text.push_str(&mangen(&man, clap_mangen::Man::render_description_section));
     if let Some(after) = cmd.get_after_help() {
-        text.push_str(&format!(".PP\n{}\n", roff(&after.to_string()).replace('\n', "\n.br\n")));
+        text.push_str(&format!(
+            ".PP\n{}\n",
+            roff(&after.to_string()).replace('\n', "\n.br\n")
+        ));
     }
     if name.is_empty() {
         text.push_str(&format!(".PP\n{}\n", roff(OVERVIEW)));
@@ -465,14 +477,14 @@ from \\-\\-config FILE, else $XDG_CONFIG_HOME/postal/config.toml, else \
 folder beside the game. The file is TOML; an unknown key is an error. A password is never \
 kept in this file or in a game file: it comes from an environment variable or a command.\n",
     );
-    let items: Vec<(String, String)> = keys
-        .iter()
-        .map(|(k, v)| (bold(k), roff(v)))
-        .collect();
+    let items: Vec<(String, String)> = keys.iter().map(|(k, v)| (bold(k), roff(v))).collect();
     text.push_str(&section("KEYS", &items));
-    text.push_str(&env_section("", true));
+    text.push_str(&env_section("config", true));
     let items: Vec<(String, String)> = [
-        ("$XDG_CONFIG_HOME/postal/config.toml", "The settings, where XDG_CONFIG_HOME is set."),
+        (
+            "$XDG_CONFIG_HOME/postal/config.toml",
+            "The settings, where XDG_CONFIG_HOME is set.",
+        ),
         ("~/.config/postal/config.toml", "The settings otherwise."),
     ]
     .iter()
