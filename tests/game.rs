@@ -1066,6 +1066,55 @@ fn a_killed_save_leaves_the_old_or_the_new_file() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
+/// Every act takes the file first, as `move` does (`postal draw FILE
+/// offer`, `postal takeback FILE request`, `postal claim FILE fifty`);
+/// the order of earlier versions (`postal draw offer FILE`) still works,
+/// and a word that is no step is refused naming the steps.
+#[test]
+fn acts_take_the_file_first_and_the_old_order_still_works() {
+    let dir = scratch("order");
+    let file = new_game(&dir, "chess", &[]);
+    play(&file, &["e4"]);
+    let said = out(postal()
+        .arg("draw")
+        .arg(&file)
+        .arg("offer")
+        .assert()
+        .success());
+    assert!(said.starts_with("Black offers a draw"), "{said}");
+    assert!(said.contains("(postal draw FILE accept|decline)"), "{said}");
+    // The old order, as an alias.
+    postal()
+        .args(["draw", "decline"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("declines"));
+    postal()
+        .arg("takeback")
+        .arg(&file)
+        .arg("request")
+        .args(["--as", "white"])
+        .assert()
+        .success();
+    postal()
+        .args(["takeback", "decline"])
+        .arg(&file)
+        .assert()
+        .success();
+    refused(&file, 2, &["draw", "@", "maybe"], "expected offer, accept, decline");
+    refused(&file, 2, &["takeback", "maybe", "@"], "expected request, accept, decline");
+    // A file named like a step is the file when the other word is a step.
+    let odd = dir.join("offer");
+    fs::copy(&file, &odd).unwrap();
+    postal()
+        .current_dir(&dir)
+        .args(["draw", "offer", "offer"])
+        .assert()
+        .success();
+    let _ = fs::remove_dir_all(&dir);
+}
+
 /// Runs a transcript's commands in a fresh folder (the repository's
 /// `fixtures/` linked in), each echoed after `$ ` with its output, as a
 /// shell session shows them.

@@ -155,13 +155,13 @@ pub fn standing(game: &Game, now: DateTime<Utc>) -> String {
             out.push('\n');
             if let Some(by) = game.pending_draw_offer() {
                 out.push_str(&format!(
-                    "{by} offers a draw: {} may accept or decline it (postal draw accept|decline)\n",
+                    "{by} offers a draw: {} may accept or decline it (postal draw FILE accept|decline)\n",
                     !by
                 ));
             }
             if let Some(by) = game.pending_takeback() {
                 out.push_str(&format!(
-                    "{by} asks to take back a move: {} may accept or decline (postal takeback accept|decline)\n",
+                    "{by} asks to take back a move: {} may accept or decline (postal takeback FILE accept|decline)\n",
                     !by
                 ));
             }
