@@ -31,6 +31,8 @@ pub struct Args {
     /// answer the side the offer was made to).
     #[arg(long = "as", value_enum, value_name = "SIDE")]
     pub side: Option<Side>,
+    #[command(flatten)]
+    pub mail: super::mail::MailFlags,
 }
 
 pub fn run(mut args: Args, out: &mut dyn Write) -> Result<(), CliError> {
@@ -48,5 +50,6 @@ pub fn run(mut args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     if game.result().is_none() {
         text.push_str(&standing(&game, now));
     }
-    emit(out, &text)
+    emit(out, &text)?;
+    super::mail::after_save(&args.file, &args.mail, now, out)
 }

@@ -187,8 +187,8 @@ control, every move and act. Every change replaces it whole (a temporary file re
     if mails || name.is_empty() {
         out.push((
             "outbox/",
-            "Beside the state file: where notices are written as .eml files when no mail \
-transport is set (the default).",
+            "Beside the state file: the Maildir notices are written to when no mail transport \
+is set (the default); read it with a mail reader (neomutt \\-f outbox).",
         ));
         out.push((
             "~/.config/postal/config.toml",
@@ -453,7 +453,7 @@ fn page(cmd: &Command, page_name: &str, name: &str, see: &[String]) -> Vec<u8> {
 fn config_page() -> Vec<u8> {
     let keys: &[(&str, &str)] = &[
         ("from", "The sender, \"Name <address>\" (default: postal <postal@localhost>)."),
-        ("transport", "outbox (the default: .eml files in a folder), sendmail, or smtp."),
+        ("transport", "outbox (the default: a Maildir folder), sendmail, or smtp."),
         ("outbox", "The folder for the outbox transport (default: outbox beside the game file)."),
         ("[smtp] host", "The SMTP server (required for the smtp transport)."),
         ("[smtp] port", "Default: 587 with starttls, 465 with tls, 25 with none."),
