@@ -287,7 +287,10 @@ fn man_pages_name_only_pages_that_exist() {
         .collect();
     assert!(keys.len() >= 11, "{keys:?}");
     for key in keys {
-        assert!(config.contains(&format!("{key}\\fR")), "postal-config.5 lacks {key}");
+        assert!(
+            config.contains(&format!("{key}\\fR")),
+            "postal-config.5 lacks {key}"
+        );
     }
 }
 

@@ -1102,8 +1102,18 @@ fn acts_take_the_file_first_and_the_old_order_still_works() {
         .arg(&file)
         .assert()
         .success();
-    refused(&file, 2, &["draw", "@", "maybe"], "expected offer, accept, decline");
-    refused(&file, 2, &["takeback", "maybe", "@"], "expected request, accept, decline");
+    refused(
+        &file,
+        2,
+        &["draw", "@", "maybe"],
+        "expected offer, accept, decline",
+    );
+    refused(
+        &file,
+        2,
+        &["takeback", "maybe", "@"],
+        "expected request, accept, decline",
+    );
     // A file named like a step is the file when the other word is a step.
     let odd = dir.join("offer");
     fs::copy(&file, &odd).unwrap();

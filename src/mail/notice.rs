@@ -165,7 +165,9 @@ pub fn what_now(game: &Game, side: Color, file: &str) -> Vec<Block> {
             "{other}'s {what} stands; to answer it:"
         )));
         for step in ["accept", "decline"] {
-            b.push(Block::Command(format!("postal {verb} {file} {step} --mail")));
+            b.push(Block::Command(format!(
+                "postal {verb} {file} {step} --mail"
+            )));
         }
     };
     if side == turn {
