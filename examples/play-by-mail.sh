@@ -22,8 +22,8 @@ act() {
   "$postal" "$@" --mail
 }
 for move in e2-e4 e7-e5 Nb1-c3; do act move game.json "$move"; done
-act draw offer game.json
-act draw decline game.json
+act draw game.json offer
+act draw game.json decline
 for move in Nb8-c6 g2-g4 Bf8-c5 Qd1/g4/g7/h8; do act move game.json "$move"; done
 echo
 echo "The thread, as the outbox holds it (To, Subject, first line):"

@@ -151,26 +151,80 @@ impl From<PlayError> for MoveError {
 /// ```
 ///
 /// `origin` names the text (a file name, or `<move>` for an argument).
-/// Columns count characters, not bytes, so the caret stands under the
-/// right character on lines with multi-byte UTF-8 text.
+/// The column counts characters, not bytes; the line and its caret are
+/// laid out by [`mark`], so the caret stands under the right characters
+/// whatever the line holds (tabs, wide characters).
 pub fn caret_snippet(origin: &str, source: &str, span: Span, message: &str) -> String {
-    let start = span.start.min(source.len());
-    let end = span.end.clamp(start, source.len());
+    let start = floor_char(source, span.start.min(source.len()));
+    let end = floor_char(source, span.end.clamp(start, source.len()));
     let line_start = source[..start].rfind('\n').map(|i| i + 1).unwrap_or(0);
     let line_end = source[start..]
         .find('\n')
         .map(|i| start + i)
         .unwrap_or(source.len());
     let line_no = source[..start].matches('\n').count() + 1;
-    let line = source[line_start..line_end].trim_end_matches('\r');
     let col = source[line_start..start].chars().count() + 1;
-    let width = source[start..end.min(line_end)].chars().count().max(1);
+    let line = &source[line_start..line_end];
+    let (shown, caret) = mark(line, start - line_start, end.min(line_end) - line_start);
     let gutter = " ".repeat(line_no.to_string().len());
     format!(
-        "{origin}:{line_no}:{col}: {message}\n{gutter} |\n{line_no} | {line}\n{gutter} | {}{}",
-        " ".repeat(col - 1),
-        "^".repeat(width)
+        "{origin}:{line_no}:{col}: {message}\n{gutter} |\n{line_no} | {shown}\n{gutter} | {caret}"
     )
+}
+
+/// Tab stops of a shown line are this many columns apart.
+pub const TAB_STOP: usize = 4;
+
+/// The one place carets are drawn: a source line as shown under a
+/// diagnostic, and the line of spaces and carets that marks the bytes
+/// `start..end` of it. Both are laid out by display width: a tab is
+/// expanded to the next tab stop, a wide character (CJK, most emoji)
+/// takes two columns and a combining mark none (unicode-width), so the
+/// caret stands under the marked text in a terminal. Control characters
+/// are shown as U+FFFD, so a line cannot send the terminal a command. A
+/// trailing `\r` is dropped; the caret is at least one column wide.
+pub fn mark(line: &str, start: usize, end: usize) -> (String, String) {
+    use unicode_width::UnicodeWidthChar;
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    let mut shown = String::with_capacity(line.len());
+    let mut col = 0;
+    let (mut from, mut to) = (None, None);
+    for (i, c) in line.char_indices() {
+        if i >= start && from.is_none() {
+            from = Some(col);
+        }
+        if i >= end && to.is_none() {
+            to = Some(col);
+        }
+        if c == '\t' {
+            let next = (col / TAB_STOP + 1) * TAB_STOP;
+            shown.push_str(&" ".repeat(next - col));
+            col = next;
+        } else if c.is_control() {
+            shown.push('\u{FFFD}');
+            col += 1;
+        } else {
+            shown.push(c);
+            col += c.width().unwrap_or(0);
+        }
+    }
+    let from = from.unwrap_or(col);
+    let to = to.unwrap_or(col).max(from + 1);
+    let caret = format!("{}{}", " ".repeat(from), "^".repeat(to - from));
+    (shown, caret)
+}
+
+/// The byte offset of the `n`th character of a line (from 0), or its
+/// length past the end: for callers that count columns in characters.
+pub fn char_offset(line: &str, n: usize) -> usize {
+    line.char_indices().nth(n).map_or(line.len(), |(i, _)| i)
+}
+
+fn floor_char(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 /// Line and column (both from 1; the column in characters) of a byte offset.
@@ -195,5 +249,50 @@ mod tests {
         assert!(s.starts_with("g.pgn:2:7: bad"), "{s}");
         assert!(s.ends_with("  |       ^^^"), "{s}");
         assert_eq!(line_col(src, at), (2, 7));
+    }
+
+    /// The caret's column in the shown line, and its width.
+    fn caret_at(line: &str, text: &str) -> (String, usize, usize) {
+        let at = line.find(text).unwrap();
+        let (shown, caret) = mark(line, at, at + text.len());
+        let from = caret.find('^').unwrap();
+        (shown, from, caret.len() - from)
+    }
+
+    #[test]
+    fn carets_expand_tabs_to_tab_stops() {
+        let (shown, from, width) = caret_at("1.\te4\tKe7", "Ke7");
+        assert_eq!(shown, "1.  e4  Ke7");
+        assert_eq!((from, width), (8, 3));
+        assert_eq!(&shown[from..from + width], "Ke7");
+        let (shown, from, _) = caret_at("\tx", "x");
+        assert_eq!((shown.as_str(), from), ("    x", 4));
+    }
+
+    #[test]
+    fn carets_count_wide_characters_twice() {
+        // CJK and emoji take two columns each; a combining mark none.
+        let (_, from, width) = caret_at("[Event \"象棋\"] 1. e4 Kx9", "Kx9");
+        assert_eq!((from, width), ("[Event \"\"] 1. e4 ".len() + 4, 3));
+        let (_, from, width) = caret_at("🎉🎉 Qh5", "Qh5");
+        assert_eq!((from, width), (2 + 2 + 1, 3));
+        let (_, from, width) = caret_at("e\u{301}4 x", "x");
+        assert_eq!((from, width), (3, 1));
+        // A wide character marked is two carets wide.
+        let (_, from, width) = caret_at("1. 象", "象");
+        assert_eq!((from, width), (3, 2));
+    }
+
+    #[test]
+    fn carets_at_the_end_and_on_control_characters() {
+        let line = "1. e4\u{1b}[2J";
+        let (shown, caret) = mark(line, line.len(), line.len());
+        assert_eq!(shown, "1. e4\u{FFFD}[2J");
+        assert_eq!(caret, "         ^");
+        let (shown, _) = mark("e4\r", 0, 2);
+        assert_eq!(shown, "e4");
+        let s = caret_snippet("g.pgn", "1.\tKé7", Span::new(3, 7), "bad");
+        assert!(s.starts_with("g.pgn:1:4: bad"), "{s}");
+        assert!(s.ends_with("1 | 1.  Ké7\n  |     ^^^"), "{s}");
     }
 }

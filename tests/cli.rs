@@ -2,6 +2,7 @@
 //! the built binary.
 
 mod common;
+mod man;
 
 use common::postal;
 use predicates::prelude::*;
@@ -177,7 +178,7 @@ fn man_pages_are_current() {
     if bless {
         std::fs::create_dir_all(&dir).unwrap();
     }
-    let pages = postal::cli::man::pages();
+    let pages = man::pages();
     assert!(pages.len() > 3);
     for (name, bytes) in pages {
         let path = dir.join(&name);
@@ -190,6 +191,255 @@ fn man_pages_are_current() {
                 "man/{name} is stale: run `POSTAL_BLESS=1 cargo test --test cli man_pages`"
             );
         }
+    }
+}
+
+/// Every page a man page names (`postal-move(1)`) is one of the pages,
+/// and every page has the sections a reader looks for.
+#[test]
+fn man_pages_name_only_pages_that_exist() {
+    let pages = man::pages();
+    let names: Vec<String> = pages.iter().map(|(n, _)| n.clone()).collect();
+    for (name, bytes) in &pages {
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        // References are written \fBpostal\-move\fR(1).
+        for (at, _) in text.match_indices("\\fR(") {
+            let before = &text[..at];
+            let start = before.rfind("\\fB").expect("a bold name before (N)") + 3;
+            let page = before[start..].replace("\\-", "-");
+            let sec = &text[at + 4..at + 5];
+            let file = format!("{page}.{sec}");
+            assert!(
+                names.contains(&file),
+                "{name} names {file}, which does not exist"
+            );
+        }
+        let mut sections = vec![
+            "NAME",
+            "SYNOPSIS",
+            "DESCRIPTION",
+            "ENVIRONMENT",
+            "EXAMPLES",
+            "SEE ALSO",
+        ];
+        if name.ends_with(".1") {
+            sections.extend(["OPTIONS", "EXIT STATUS"]);
+        }
+        if name.starts_with("postal.") || name.contains("move") || name.contains("config") {
+            sections.push("FILES");
+        }
+        for s in sections {
+            assert!(
+                text.contains(&format!(".SH {s}\n")),
+                "{name} has no {s} section"
+            );
+        }
+        assert!(
+            !text.contains("postal\\-help"),
+            "{name} names a postal-help page"
+        );
+    }
+    assert!(names.contains(&"postal-config.5".to_string()));
+    assert!(!names.iter().any(|n| n.contains("help")));
+    let page =
+        |n: &str| String::from_utf8(pages.iter().find(|(p, _)| p == n).unwrap().1.clone()).unwrap();
+    // The synopsis is the command as typed: `postal convert [..] --to FORMAT RECORD`.
+    let convert = page("postal-convert.1");
+    let synopsis = convert.split(".SH SYNOPSIS").nth(1).unwrap();
+    let synopsis = synopsis.split(".SH ").next().unwrap();
+    assert!(
+        synopsis.contains("\\fBpostal\\fR \\fBconvert\\fR"),
+        "{synopsis}"
+    );
+    assert!(
+        synopsis.contains(" \\fB\\-\\-to\\fR \\fIFORMAT\\fR "),
+        "{synopsis}"
+    );
+    assert!(!synopsis.contains('<'), "{synopsis}");
+    let all = page("postal.1");
+    for var in [
+        "POSTAL_NOW",
+        "POSTAL_SMTP_PASSWORD",
+        "XDG_CONFIG_HOME",
+        "NO_COLOR",
+    ] {
+        assert!(
+            all.contains(&format!("\\fB{var}\\fR")),
+            "postal.1 has no {var}"
+        );
+    }
+    for file in ["FILE.lock", "outbox/", "config.toml"] {
+        assert!(all.contains(file), "postal.1 has no {file}");
+    }
+    // The settings page names every key the settings file may hold: the
+    // fields of src/mail/config.rs's structs.
+    let config = page("postal-config.5");
+    let source = include_str!("../src/mail/config.rs");
+    let keys: Vec<&str> = source
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("pub "))
+        .filter_map(|l| l.split_once(": ").map(|(k, _)| k))
+        .filter(|k| k.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+        .filter(|k| !["smtp", "sendmail"].contains(k))
+        .collect();
+    assert!(keys.len() >= 11, "{keys:?}");
+    for key in keys {
+        assert!(
+            config.contains(&format!("{key}\\fR")),
+            "postal-config.5 lacks {key}"
+        );
+    }
+}
+
+/// `postal --help` lists every command once, under the group of its use.
+#[test]
+fn help_groups_every_command_by_use() {
+    let cmd = postal::cli::command();
+    let mut grouped: Vec<&str> = postal::cli::GROUPS
+        .iter()
+        .flat_map(|(_, names)| names.iter().copied())
+        .collect();
+    grouped.sort();
+    let mut all: Vec<&str> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name())
+        .chain(["help"])
+        .collect();
+    all.sort();
+    assert_eq!(grouped, all, "each command in exactly one group");
+    let out = postal()
+        .arg("--help")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let help = String::from_utf8(out).unwrap();
+    for (heading, names) in postal::cli::GROUPS {
+        let at = help
+            .find(&format!("{heading}:\n"))
+            .unwrap_or_else(|| panic!("{help}"));
+        for name in names.iter() {
+            assert!(
+                help[at..].contains(&format!("\n  {name} ")),
+                "{name} under {heading}:\n{help}"
+            );
+        }
+    }
+    assert!(help.contains("Options:\n"), "{help}");
+}
+
+/// The completion scripts parse in their shells: bash always; zsh and
+/// fish where installed (`.ci/run` installs them, so CI checks all three).
+#[test]
+fn completion_scripts_parse() {
+    let dir = std::env::temp_dir().join(format!("postal-completions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (shell, check) in [("bash", true), ("zsh", false), ("fish", false)] {
+        let out = postal()
+            .args(["completions", shell])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("postal"), "{shell}: {text}");
+        for sub in ["move", "verify", "completions"] {
+            assert!(text.contains(sub), "{shell} script lacks {sub}");
+        }
+        let file = dir.join(format!("postal.{shell}"));
+        std::fs::write(&file, &text).unwrap();
+        let run = std::process::Command::new(shell)
+            .arg("-n")
+            .arg(&file)
+            .output();
+        match run {
+            Ok(o) => assert!(
+                o.status.success(),
+                "{shell} -n: {}",
+                String::from_utf8_lossy(&o.stderr)
+            ),
+            Err(e) => assert!(
+                !check && std::env::var_os("CI").is_none(),
+                "{shell} is needed to check its completions: {e}"
+            ),
+        }
+    }
+    for shell in ["elvish", "powershell"] {
+        postal()
+            .args(["completions", shell])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("postal"));
+    }
+    postal()
+        .args(["completions", "tcsh"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("possible values"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Carets stand under the move on a line with a tab and wide characters
+/// (CJK and emoji take two columns), in `verify` and in `--moves` alike.
+#[test]
+fn carets_follow_display_width() {
+    let dir = std::env::temp_dir().join(format!("postal-carets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("wide.txt");
+    std::fs::write(&file, "1. e4 e5 (象棋 🎉)\t2. Ke3 Nc6\n").unwrap();
+    let out = postal()
+        .arg("verify")
+        .arg(&file)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    // "1. e4 e5 (" is 10 columns, 象棋 4, " " 1, 🎉 2, ")" 1: the tab
+    // goes from column 18 to the stop at 20, and "2. " puts Ke3 at 23.
+    assert!(
+        text.contains("\n1 | 1. e4 e5 (象棋 🎉)  2. Ke3 Nc6\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("\n  | {}^^^\n", " ".repeat(23))),
+        "{text}"
+    );
+    assert!(text.contains(":1:20: error: illegal move"), "{text}");
+    postal()
+        .args(["moves", "chess", "--moves", "1. e4 e5\t2. Ke3"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(format!(
+            "1 | 1. e4 e5    2. Ke3\n  | {}^^^",
+            " ".repeat(15)
+        )));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `postal rules` prints the rules, and no path of this repository.
+#[test]
+fn rules_name_no_paths() {
+    for v in postal::variant::Variant::ALL {
+        let out = postal()
+            .args(["rules", v.name()])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let text = String::from_utf8(out).unwrap();
+        for bad in ["../", "seeds/", ".md`", ".txt`", "src/"] {
+            assert!(!text.contains(bad), "{}: contains {bad:?}", v.name());
+        }
+        assert!(
+            text.contains("Source: the published") || v.name() == "chess",
+            "{}",
+            v.name()
+        );
     }
 }
 

@@ -1066,25 +1066,75 @@ fn a_killed_save_leaves_the_old_or_the_new_file() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
-/// The commands of the README's game transcript, as typed after `$ `.
-const TRANSCRIPT: &[&str] = &[
-    "export POSTAL_NOW=2025-03-01T09:00:00Z",
-    "postal new chess -o game.json --white \"Ana <ana@example.org>\" --black \"Ben <ben@example.org>\" --time-control 3d",
-    "POSTAL_NOW=2025-03-01T18:30:00Z postal move game.json f3",
-    "POSTAL_NOW=2025-03-02T08:00:00Z postal move game.json e7-e5 --comment \"Thank you\"",
-    "POSTAL_NOW=2025-03-03T12:00:00Z postal draw offer game.json",
-    "POSTAL_NOW=2025-03-03T12:05:00Z postal move game.json g4",
-    "POSTAL_NOW=2025-03-04T07:40:00Z postal move game.json Qh5",
-    "POSTAL_NOW=2025-03-04T07:45:00Z postal move game.json Qh4",
-    "postal history game.json",
-    "postal status .",
-];
-
-/// The README's game is what the program prints: the transcript's commands
-/// run in a shell, each echoed after `$ `, with their output.
+/// Every act takes the file first, as `move` does (`postal draw FILE
+/// offer`, `postal takeback FILE request`, `postal claim FILE fifty`);
+/// the order of earlier versions (`postal draw offer FILE`) still works,
+/// and a word that is no step is refused naming the steps.
 #[test]
-fn readme_transcript_is_current() {
-    let dir = scratch("readme");
+fn acts_take_the_file_first_and_the_old_order_still_works() {
+    let dir = scratch("order");
+    let file = new_game(&dir, "chess", &[]);
+    play(&file, &["e4"]);
+    let said = out(postal()
+        .arg("draw")
+        .arg(&file)
+        .arg("offer")
+        .assert()
+        .success());
+    assert!(said.starts_with("Black offers a draw"), "{said}");
+    assert!(said.contains("(postal draw FILE accept|decline)"), "{said}");
+    // The old order, as an alias.
+    postal()
+        .args(["draw", "decline"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("declines"));
+    postal()
+        .arg("takeback")
+        .arg(&file)
+        .arg("request")
+        .args(["--as", "white"])
+        .assert()
+        .success();
+    postal()
+        .args(["takeback", "decline"])
+        .arg(&file)
+        .assert()
+        .success();
+    refused(
+        &file,
+        2,
+        &["draw", "@", "maybe"],
+        "expected offer, accept, decline",
+    );
+    refused(
+        &file,
+        2,
+        &["takeback", "maybe", "@"],
+        "expected request, accept, decline",
+    );
+    // A file named like a step is the file when the other word is a step.
+    let odd = dir.join("offer");
+    fs::copy(&file, &odd).unwrap();
+    postal()
+        .current_dir(&dir)
+        .args(["draw", "offer", "offer"])
+        .assert()
+        .success();
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// Runs a transcript's commands in a fresh folder (the repository's
+/// `fixtures/` linked in), each echoed after `$ ` with its output, as a
+/// shell session shows them.
+fn run_transcript(name: &str, commands: &[&str]) -> String {
+    let dir = scratch(&format!("readme-{name}"));
+    std::os::unix::fs::symlink(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"),
+        dir.join("fixtures"),
+    )
+    .unwrap();
     let bin = assert_cmd::cargo::cargo_bin("postal");
     let path = format!(
         "{}:{}",
@@ -1092,7 +1142,7 @@ fn readme_transcript_is_current() {
         std::env::var("PATH").unwrap_or_default()
     );
     let mut script = String::new();
-    for cmd in TRANSCRIPT {
+    for cmd in commands {
         script.push_str(&format!(
             "printf '%s\\n' '$ {}'\n",
             cmd.replace('\'', "'\\''")
@@ -1107,23 +1157,57 @@ fn readme_transcript_is_current() {
         .env_remove("POSTAL_NOW")
         .output()
         .unwrap();
-    let printed = String::from_utf8(o.stdout).unwrap();
+    let _ = fs::remove_dir_all(&dir);
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// The README shows what the program prints: every ```console block
+/// after a `<!-- transcript: NAME -->` line is its `$ ` commands run in a
+/// shell with their output (`POSTAL_BLESS=1 cargo test --test game readme`
+/// rewrites the output from the commands in the README).
+#[test]
+fn readme_transcripts_are_current() {
     let readme_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
-    let readme = fs::read_to_string(&readme_path).unwrap();
-    let marker = readme
-        .find("<!-- transcript: game")
-        .expect("README has the transcript");
-    let open = marker + readme[marker..].find("```console\n").unwrap() + "```console\n".len();
-    let close = open + readme[open..].find("```\n").unwrap();
-    if std::env::var_os("POSTAL_BLESS").is_some() {
-        let updated = format!("{}{}{}", &readme[..open], printed, &readme[close..]);
-        fs::write(&readme_path, updated).unwrap();
-    } else {
-        assert!(
-            readme[open..close] == printed,
-            "the README's game transcript is stale: run `POSTAL_BLESS=1 cargo test --test game readme`\n{printed}"
-        );
+    let mut readme = fs::read_to_string(&readme_path).unwrap();
+    let bless = std::env::var_os("POSTAL_BLESS").is_some();
+    let (mut at, mut names, mut stale) = (0, Vec::new(), Vec::new());
+    while let Some(found) = readme[at..].find("<!-- transcript: ") {
+        let marker = at + found + "<!-- transcript: ".len();
+        let name = readme[marker..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string();
+        let open = marker + readme[marker..].find("```console\n").unwrap() + "```console\n".len();
+        let close = open + readme[open..].find("```\n").unwrap();
+        let commands: Vec<String> = readme[open..close]
+            .lines()
+            .filter_map(|l| l.strip_prefix("$ "))
+            .map(str::to_string)
+            .collect();
+        assert!(!commands.is_empty(), "transcript {name} has no commands");
+        let commands: Vec<&str> = commands.iter().map(String::as_str).collect();
+        let printed = run_transcript(&name, &commands);
+        if bless {
+            readme.replace_range(open..close, &printed);
+            at = open + printed.len();
+        } else {
+            if readme[open..close] != printed {
+                stale.push(format!("{name}:\n{printed}"));
+            }
+            at = close;
+        }
+        names.push(name);
     }
+    assert!(names.len() >= 3, "transcripts: {names:?}");
+    if bless {
+        fs::write(&readme_path, &readme).unwrap();
+    }
+    assert!(
+        stale.is_empty(),
+        "README transcripts are stale: run `POSTAL_BLESS=1 cargo test --test game readme`\n{}",
+        stale.join("\n")
+    );
 }
 
 // ---- each variant's own endings, through the game commands ---------------

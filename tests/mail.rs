@@ -463,13 +463,13 @@ fn every_act_reaches_the_right_player_in_one_thread() {
         "Ben (Black), it is your move:",
     );
     p.expect(
-        &["draw", "offer", "game.json"],
+        &["draw", "game.json", "offer"],
         &[ANA],
         "Ben (Black) offers a draw.",
-        "postal draw accept game.json --mail",
+        "postal draw game.json accept --mail",
     );
     p.expect(
-        &["draw", "decline", "game.json"],
+        &["draw", "game.json", "decline"],
         &[BEN],
         "Ana (White) declines Ben's draw offer.",
         "Ben (Black), it is your move:",
@@ -487,25 +487,25 @@ fn every_act_reaches_the_right_player_in_one_thread() {
         "postal move game.json \"MOVE\" --mail",
     );
     p.expect(
-        &["takeback", "request", "game.json"],
+        &["takeback", "game.json", "request"],
         &[ANA],
         "Ben (Black) asks to take back 1... e5 and 2. Nf3.",
-        "postal takeback accept game.json --mail",
+        "postal takeback game.json accept --mail",
     );
     p.expect(
-        &["takeback", "decline", "game.json"],
+        &["takeback", "game.json", "decline"],
         &[BEN],
         "Ana (White) refuses Ben's take-back request.",
         "Ben (Black), it is your move:",
     );
     p.expect(
-        &["takeback", "request", "game.json"],
+        &["takeback", "game.json", "request"],
         &[ANA],
         "Ben (Black) asks to take back 1... e5 and 2. Nf3.",
-        "postal takeback decline game.json --mail",
+        "postal takeback game.json decline --mail",
     );
     p.expect(
-        &["takeback", "accept", "game.json"],
+        &["takeback", "game.json", "accept"],
         &[BEN],
         "Ana (White) agrees to take back 1... e5 and 2. Nf3.",
         "Ben (Black), it is your move:",
@@ -598,10 +598,10 @@ fn endings_go_to_both_players() {
     let mut p = Play::start("chess", &[]);
     p.seen = 1;
     p.act(&["move", "game.json", "e4"]);
-    p.act(&["draw", "offer", "game.json"]);
+    p.act(&["draw", "game.json", "offer"]);
     p.seen = 3;
     p.expect(
-        &["draw", "accept", "game.json"],
+        &["draw", "game.json", "accept"],
         &[ANA, BEN],
         "Ana (White) accepts Ben's draw offer.",
         "The game is over: 1/2-1/2, agreement.",

@@ -209,11 +209,16 @@ fn ascii_of_a_grown_board_leaves_holes_blank() {
         &Options::default(),
     ));
     let lines: Vec<&str> = t.lines().collect();
-    // Files (-1) and (0) exist only on rank 3; rank 7 only on file c.
-    assert_eq!(lines[0], "                     q  7");
-    assert_eq!(lines[7], "                .  0");
-    assert_eq!(lines[4], " N    .    .    .    .    .    .  3");
-    assert!(lines.iter().any(|l| l.starts_with(" (-1) (0)  a    b")));
+    // Files -1 and 0 exist only on rank 3; rank 7 only on file c. Labels
+    // off the grid are written as moves write the squares: (0,_) over 3
+    // is (0,3), (_,0) beside b is (2,0).
+    assert_eq!(lines[0], "                             q  7");
+    assert_eq!(lines[7], "                      .  (_,0)");
+    assert_eq!(lines[4], " N      .      .      .      .      .      .  3");
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with(" (-1,_) (0,_)  a      b")));
+    assert!(t.contains(&format!("\n {}\n", render::OFF_GRID_KEY)));
 }
 
 #[test]
@@ -471,12 +476,27 @@ fn png_highlights_and_holes() {
         &Options::default(),
     ));
     // Columns: files -1, 0, a..e, 6; rows: ranks 7 down to 0. (-1, 7) is
-    // a hole, c7 (column 4, row 0) a square.
-    let (x, y) = square_point(0, 0, 50, 50);
+    // a hole, c7 (column 4, row 0) a square. The rank band is wider than
+    // usual for labels like (_,0): the SVG says where c7 is.
+    let svg = text(render::render(
+        &grown_building(),
+        Format::Svg,
+        &Options::default(),
+    ));
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let c7 = doc
+        .descendants()
+        .find(|n| n.has_tag_name("rect") && n.attribute("data-square") == Some("c7"))
+        .unwrap();
+    let unit = |a: &str| c7.attribute(a).unwrap().parse::<u32>().unwrap();
+    let (cx, cy) = (unit("x"), unit("y"));
+    let at = |ux: u32, uy: u32| (ux * 40 / 100, uy * 40 / 100);
+    let (x, y) = at(cx - 400 + 50, cy + 50);
     assert!(near(pixel(&img, x, y), WHITE));
-    let (x, y) = square_point(4, 0, 8, 8);
+    let (x, y) = at(cx + 8, cy + 8);
     let p = pixel(&img, x, y);
     assert!(near(p, LIGHT) || near(p, DARK), "{p:?}");
+    assert!(cx > 54 + 400, "the rank band grew for (_,0): c7 at {cx}");
 }
 
 #[test]
@@ -489,6 +509,69 @@ fn png_of_a_huge_board_is_bounded() {
     let img = decode_png(&render::render(&pos, Format::Png, &Options::default()));
     assert_eq!(img.0, render::png::MAX_SIDE);
     assert!(img.1 < 400);
+}
+
+/// Corral stacks are drawn on larger squares by default, so each piece of
+/// a stack of four is some 27 pixels high in the PNG a mail carries; a
+/// board without stacks keeps the usual 40 pixels a square.
+#[test]
+fn corral_stacks_are_legible_at_the_default_size() {
+    let pixels_per_square = |svg: &str| {
+        let doc = roxmltree::Document::parse(svg).unwrap();
+        let root = doc.root_element();
+        let width: f64 = root.attribute("width").unwrap().parse().unwrap();
+        let view: f64 = root
+            .attribute("viewBox")
+            .unwrap()
+            .split(' ')
+            .nth(2)
+            .unwrap()
+            .parse()
+            .unwrap();
+        width / view * 100.0
+    };
+    let svg = text(render::render(
+        &corral_stacks(),
+        Format::Svg,
+        &Options::default(),
+    ));
+    let px = pixels_per_square(&svg);
+    assert!(
+        (px - render::STACK_SQUARE_PIXELS as f64).abs() < 0.5,
+        "{px}"
+    );
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let d8 = doc
+        .descendants()
+        .find(|n| n.attribute("data-square") == Some("d8") && n.has_tag_name("g"))
+        .unwrap();
+    let mut glyphs = 0;
+    for u in d8.children().filter(|c| c.has_tag_name("use")) {
+        let t = u.attribute("transform").unwrap();
+        let scale: f64 = t
+            .split("scale(")
+            .nth(1)
+            .unwrap()
+            .trim_end_matches(')')
+            .parse()
+            .unwrap();
+        assert!(scale * px >= 24.0, "a stacked piece is {} px", scale * px);
+        glyphs += 1;
+    }
+    assert_eq!(glyphs, 4);
+    let plain = text(render::render(
+        &start(Variant::Chess),
+        Format::Svg,
+        &Options::default(),
+    ));
+    assert!((pixels_per_square(&plain) - 40.0).abs() < 0.5);
+    // An explicit size is kept.
+    let small = Options {
+        size: 30,
+        ..Options::default()
+    };
+    let svg = text(render::render(&corral_stacks(), Format::Svg, &small));
+    assert!((pixels_per_square(&svg) - 30.0).abs() < 0.5);
 }
 
 /// The committed PNG of each variant's start (`fixtures/diagrams/`) is

@@ -54,7 +54,7 @@ pub struct Args {
     /// standard input).
     pub record: String,
     /// The output form.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, value_name = "FORMAT")]
     pub to: Target,
     /// For fen and ascii: the position after this many plies (0 is the
     /// start; default: the end).

@@ -32,9 +32,10 @@ pub struct Args {
     /// Leave out the file letters and rank numbers.
     #[arg(long)]
     pub no_coordinates: bool,
-    /// Pixels per square of SVG and PNG output.
-    #[arg(long, value_name = "PIXELS", default_value_t = render::DEFAULT_SQUARE_PIXELS, value_parser = clap::value_parser!(u32).range(8..=400))]
-    pub size: u32,
+    /// Pixels per square of SVG and PNG output [default: 40, or 64 when a
+    /// square holds a stack].
+    #[arg(long, value_name = "PIXELS", value_parser = clap::value_parser!(u32).range(8..=400))]
+    pub size: Option<u32>,
     /// Write the diagram to this file instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<String>,
@@ -54,7 +55,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     let opts = Options {
         flip: args.flip,
         coordinates: !args.no_coordinates,
-        size: args.size,
+        size: args.size.unwrap_or(0),
         ..Options::for_position(&pos, moves.last())
     };
     let bytes = if args.format == "html" {

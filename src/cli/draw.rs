@@ -1,7 +1,7 @@
-//! `postal draw offer|accept|decline FILE`: draw offers. An offer stands
+//! `postal draw FILE offer|accept|decline`: draw offers. An offer stands
 //! until the other side accepts or declines it, or moves.
 
-use super::game::{clock, game_error, standing, Side, TIME_HELP};
+use super::game::{clock, file_and_step, game_error, standing, Side, TIME_HELP};
 use super::{emit, CliError};
 use crate::game::state::Proposal;
 use crate::game::store;
@@ -20,10 +20,13 @@ pub enum Step {
 #[derive(clap::Args, Debug)]
 #[command(after_help = TIME_HELP)]
 pub struct Args {
-    #[arg(value_enum)]
-    pub step: Step,
     /// The game's state file.
+    #[arg(value_name = "FILE")]
     pub file: PathBuf,
+    /// What to do (`postal draw offer FILE`, the order of earlier
+    /// versions, works too).
+    #[arg(value_name = "offer|accept|decline")]
+    pub step: PathBuf,
     /// The side acting (default: for an offer the side to move, for an
     /// answer the side the offer was made to).
     #[arg(long = "as", value_enum, value_name = "SIDE")]
@@ -32,10 +35,12 @@ pub struct Args {
     pub mail: super::mail::MailFlags,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub fn run(mut args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let (file, step) = file_and_step::<Step>(&args.file, &args.step)?;
+    args.file = file;
     super::mail::check_settings(&args.mail)?;
     let now = clock()?.now();
-    let step = match args.step {
+    let step = match step {
         Step::Offer => Proposal::Make,
         Step::Accept => Proposal::Accept,
         Step::Decline => Proposal::Decline,

@@ -11,7 +11,7 @@ use crate::game::store;
 use crate::game::{Game, GameError};
 use crate::render::{ascii, Options};
 use chrono::{DateTime, Utc};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The note on time that the game commands' help ends with.
 pub const TIME_HELP: &str = "Times are UTC, written in RFC 3339. The environment variable \
@@ -42,6 +42,34 @@ pub fn clock() -> Result<Box<dyn Clock>, CliError> {
             Ok(Box::new(FixedClock(t)))
         }
         _ => Ok(Box::new(SystemClock)),
+    }
+}
+
+/// The state file and the step of an act that has steps, as typed:
+/// `postal draw FILE offer` (the order of every act: the file first), or
+/// the order of earlier versions, `postal draw offer FILE`, kept so that
+/// scripts written for it still work. A file named like a step is read as
+/// the file when the other word is a step.
+pub fn file_and_step<T: clap::ValueEnum>(
+    first: &Path,
+    second: &Path,
+) -> Result<(PathBuf, T), CliError> {
+    let step = |p: &Path| p.to_str().and_then(|s| T::from_str(s, false).ok());
+    match (step(second), step(first)) {
+        (Some(s), _) => Ok((first.to_path_buf(), s)),
+        (None, Some(s)) => Ok((second.to_path_buf(), s)),
+        (None, None) => {
+            let names: Vec<String> = T::value_variants()
+                .iter()
+                .filter_map(|v| v.to_possible_value())
+                .map(|v| v.get_name().to_string())
+                .collect();
+            Err(CliError::usage(format!(
+                "expected {} after the file, found {:?}",
+                names.join(", "),
+                second.display().to_string()
+            )))
+        }
     }
 }
 
@@ -127,13 +155,13 @@ pub fn standing(game: &Game, now: DateTime<Utc>) -> String {
             out.push('\n');
             if let Some(by) = game.pending_draw_offer() {
                 out.push_str(&format!(
-                    "{by} offers a draw: {} may accept or decline it (postal draw accept|decline)\n",
+                    "{by} offers a draw: {} may accept or decline it (postal draw FILE accept|decline)\n",
                     !by
                 ));
             }
             if let Some(by) = game.pending_takeback() {
                 out.push_str(&format!(
-                    "{by} asks to take back a move: {} may accept or decline (postal takeback accept|decline)\n",
+                    "{by} asks to take back a move: {} may accept or decline (postal takeback FILE accept|decline)\n",
                     !by
                 ));
             }

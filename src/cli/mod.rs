@@ -3,13 +3,13 @@
 //! 2 usage, parse or I/O error). `main.rs` only calls [`main`].
 
 pub mod claim;
+pub mod completions;
 pub mod convert;
 pub mod diagram;
 pub mod draw;
 pub mod game;
 pub mod history;
 pub mod mail;
-pub mod man;
 pub mod move_;
 pub mod moves;
 pub mod new;
@@ -27,7 +27,7 @@ use crate::error::{caret_snippet, Span};
 use crate::notation::movetext;
 use crate::position::Position;
 use crate::variant::Variant;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -62,6 +62,51 @@ pub enum Command {
     Convert(convert::Args),
     Referee(referee::Args),
     Receive(referee::ReceiveArgs),
+    Completions(completions::Args),
+}
+
+/// The commands by use, as `postal --help` lists them. Every subcommand
+/// is in exactly one group (a test checks).
+pub const GROUPS: &[(&str, &[&str])] = &[
+    (
+        "Play a game by mail",
+        &[
+            "new", "move", "show", "history", "status", "draw", "takeback", "claim", "resign",
+            "mail",
+        ],
+    ),
+    ("Check and convert game records", &["verify", "convert"]),
+    ("Draw diagrams", &["diagram"]),
+    ("Referee: play by replying", &["referee", "receive"]),
+    ("Rules and engine", &["variants", "rules", "moves", "perft"]),
+    ("Shell", &["completions", "help"]),
+];
+
+/// The command-line definition: the derived one, with `--help` listing
+/// the commands in [`GROUPS`].
+pub fn command() -> clap::Command {
+    let cmd = Cli::command();
+    let width = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().len())
+        .chain([4])
+        .max()
+        .unwrap_or(4);
+    let mut commands = String::new();
+    for (heading, names) in GROUPS {
+        commands.push_str(&format!("{heading}:\n"));
+        for name in names.iter() {
+            let about = match cmd.find_subcommand(name) {
+                Some(sub) => sub.get_about().map(|a| a.to_string()).unwrap_or_default(),
+                None => "Print this message or the help of the given command".to_string(),
+            };
+            commands.push_str(&format!("  {name:width$}  {about}\n"));
+        }
+        commands.push('\n');
+    }
+    cmd.help_template(format!(
+        "{{about-with-newline}}\n{{usage-heading}} {{usage}}\n\n{commands}Options:\n{{options}}{{after-help}}"
+    ))
 }
 
 /// A failed command: what to print and the exit code.
@@ -187,6 +232,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Convert(a) => convert::run(a, out),
         Command::Referee(a) => referee::run(a, out),
         Command::Receive(a) => referee::receive(a, out),
+        Command::Completions(a) => completions::run(a, out),
     }
 }
 
@@ -291,7 +337,10 @@ where
 
 /// The program: parse, run, print the error once, map it to an exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(cli) => cli,
         Err(e) => match usage_error(&e) {
             None => e.exit(),

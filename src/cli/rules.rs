@@ -13,7 +13,14 @@ pub struct Args {
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     let v = variant_arg(&args.variant)?;
     let s = v.spec();
-    let mut text = s.rules_text.to_string();
+    // Line 3 of each rule file (`Code: ...`) points developers at the
+    // modules and tests; users get the rules without paths.
+    let mut text: String = s
+        .rules_text
+        .lines()
+        .filter(|l| !l.starts_with("Code: "))
+        .flat_map(|l| [l, "\n"])
+        .collect();
     if !text.ends_with('\n') {
         text.push('\n');
     }

@@ -1,9 +1,9 @@
-//! `postal takeback request|accept|decline FILE`: take-backs. A request
+//! `postal takeback FILE request|accept|decline`: take-backs. A request
 //! asks to retract the requester's last move (and the reply to it, if
 //! any); it stands until answered or until someone moves. The retracted
 //! moves are kept in the file's events.
 
-use super::game::{clock, game_error, standing, Side, TIME_HELP};
+use super::game::{clock, file_and_step, game_error, standing, Side, TIME_HELP};
 use super::{emit, CliError};
 use crate::game::state::Proposal;
 use crate::game::store;
@@ -23,10 +23,13 @@ pub enum Step {
 #[derive(clap::Args, Debug)]
 #[command(after_help = TIME_HELP)]
 pub struct Args {
-    #[arg(value_enum)]
-    pub step: Step,
     /// The game's state file.
+    #[arg(value_name = "FILE")]
     pub file: PathBuf,
+    /// What to do (`postal takeback request FILE`, the order of earlier
+    /// versions, works too).
+    #[arg(value_name = "request|accept|decline")]
+    pub step: PathBuf,
     /// The side acting (default: for a request the side to move, for an
     /// answer the side the request was made to).
     #[arg(long = "as", value_enum, value_name = "SIDE")]
@@ -35,10 +38,12 @@ pub struct Args {
     pub mail: super::mail::MailFlags,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub fn run(mut args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let (file, step) = file_and_step::<Step>(&args.file, &args.step)?;
+    args.file = file;
     super::mail::check_settings(&args.mail)?;
     let now = clock()?.now();
-    let step = match args.step {
+    let step = match step {
         Step::Request => Proposal::Make,
         Step::Accept => Proposal::Accept,
         Step::Decline => Proposal::Decline,

@@ -164,8 +164,11 @@ pub fn what_now(game: &Game, side: Color, file: &str) -> Vec<Block> {
         b.push(Block::Line(format!(
             "{other}'s {what} stands; to answer it:"
         )));
-        b.push(cmd(&format!("{verb} accept")));
-        b.push(cmd(&format!("{verb} decline")));
+        for step in ["accept", "decline"] {
+            b.push(Block::Command(format!(
+                "postal {verb} {file} {step} --mail"
+            )));
+        }
     };
     if side == turn {
         b.push(Block::Line(format!("{me}, it is your move:")));

@@ -486,7 +486,18 @@ fn file_label(input: &str) -> IResult<&str, i16> {
             nom::character::complete::satisfy(|c| c.is_ascii_lowercase()),
             |c| (c as u8 - b'a' + 1) as i16,
         ),
-        nom::sequence::delimited(char('('), signed, char(')')),
+        // `(0,_)` as `render` writes a file off the grid; `(0)` as it did.
+        nom::sequence::delimited(char('('), signed, alt((tag(",_)"), tag(")")))),
+    ))
+    .parse(input)
+}
+
+/// A rank label: its number, or `(_,0)` as `render` writes a rank off the
+/// grid.
+fn rank_label(input: &str) -> IResult<&str, i16> {
+    alt((
+        signed,
+        nom::sequence::delimited(tag("(_,"), signed, char(')')),
     ))
     .parse(input)
 }
@@ -524,7 +535,7 @@ fn column(line: &str, byte: usize) -> usize {
 fn rank_line(line: &str, offset: usize) -> Option<RawRank<'_>> {
     let toks: Vec<(usize, &str)> = line_tokens(line).collect();
     let (label, cells) = match toks.split_last() {
-        Some((&(_, last), rest)) if !rest.is_empty() => match whole(signed, last) {
+        Some((&(_, last), rest)) if !rest.is_empty() => match whole(rank_label, last) {
             Some(n) => (Some(n), rest),
             None => (None, &toks[..]),
         },
@@ -823,5 +834,17 @@ mod tests {
         assert_eq!(d.files[1].column, 5);
         // Prose is not a diagram.
         assert!(diagram_block("I have\nNo idea\na b\n", 0).is_none());
+    }
+
+    #[test]
+    fn diagrams_with_labels_off_the_grid() {
+        // As render::ascii writes a grown Building board: (0,_) over the
+        // column of file 0, (_,0) beside the row of rank 0.
+        let grown = "       .     .  2\n .     .     .  1\n       .  (_,0)\n\n (0,_) a     b\n";
+        let (d, _) = diagram_block(grown, 0).unwrap();
+        assert_eq!(d.files[0].file, 0);
+        assert_eq!(d.files[1].file, 1);
+        assert_eq!(d.ranks[2].label, Some(0));
+        assert_eq!(d.ranks[0].label, Some(2));
     }
 }

@@ -182,8 +182,9 @@ impl IssueKind {
 }
 
 /// Where an issue stands in its file: line and column from 1 (the column
-/// in characters, so carets line up under multi-byte text), the width of
-/// the caret in characters, and the source line.
+/// in characters, as editors count them), the width of the marked text in
+/// characters, and the source line. The caret is laid out by display
+/// width when it is drawn (`error::mark`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Location {
     pub line: usize,

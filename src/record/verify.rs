@@ -34,7 +34,7 @@
 use super::game::{Builder, Game, Options};
 use super::pgn::{Chunk, Chunker};
 use super::{published, Issue, IssueKind, Locator, Severity};
-use crate::error::Span;
+use crate::error::{char_offset, mark, Span};
 use crate::limits::{exceeds, MAX_ISSUES, MAX_PUBLISHED_BYTES, MAX_RECORD_BYTES};
 use serde::Serialize;
 use std::io::{BufRead, BufReader, Read};
@@ -289,16 +289,16 @@ impl Summary {
 pub fn render_issue(file: &str, issue: &Issue) -> String {
     let loc = &issue.location;
     let gutter = " ".repeat(loc.line.to_string().len());
+    let start = char_offset(&loc.source, loc.caret.saturating_sub(1));
+    let end = start + char_offset(&loc.source[start..], loc.width);
+    let (shown, caret) = mark(&loc.source, start, end);
     let mut out = format!(
-        "{file}:{}:{}: {}: {}\n{gutter} |\n{} | {}\n{gutter} | {}{}\n",
+        "{file}:{}:{}: {}: {}\n{gutter} |\n{} | {shown}\n{gutter} | {caret}\n",
         loc.line,
         loc.column,
         issue.severity.as_str(),
         issue.message,
         loc.line,
-        loc.source,
-        " ".repeat(loc.caret.saturating_sub(1)),
-        "^".repeat(loc.width.max(1)),
     );
     let first = issue.related_line.map(|l| format!("line {l}"));
     for (name, value) in [

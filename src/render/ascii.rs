@@ -13,7 +13,7 @@
 //! style, so `verify` can read them back; highlights (check, last move)
 //! are said in words under the board.
 
-use super::{status_lines, Diagram, Options};
+use super::{status_lines, Diagram, Options, OFF_GRID_KEY};
 use crate::board::Board;
 use crate::piece::Stack;
 use crate::position::Position;
@@ -28,7 +28,8 @@ fn cell_text(cell: Option<Stack>) -> String {
 
 /// Lays out a diagram as text, `cell` writing what stands on a square
 /// (`None`: a hole). Columns are as wide as their widest entry, so stacks
-/// and labels like `(0)` fit; widths count characters, not bytes.
+/// and labels like `(0,_)` fit; widths count characters, not bytes. A
+/// board with squares off the a1 grid ends with [`OFF_GRID_KEY`].
 pub(crate) fn grid(diagram: &Diagram, cell: impl Fn(Option<Stack>) -> String) -> String {
     let texts: Vec<Vec<String>> = (0..diagram.ranks.len())
         .map(|row| {
@@ -70,6 +71,9 @@ pub(crate) fn grid(diagram: &Diagram, cell: impl Fn(Option<Stack>) -> String) ->
         }
         out.push_str(line.trim_end());
         out.push('\n');
+        if diagram.off_grid() {
+            out.push_str(&format!(" {OFF_GRID_KEY}\n"));
+        }
     }
     if let Some((prison, _)) = &diagram.prison {
         out.push_str(&format!(
@@ -122,7 +126,10 @@ mod tests {
         let mut b = Board::rect(2, 2);
         b.add_square(Square::new(0, 1));
         let text = board(&b, Options::default());
-        assert_eq!(text, "     .   .  2\n .   .   .  1\n\n (0) a   b\n");
+        assert_eq!(
+            text,
+            format!("       .     .  2\n .     .     .  1\n\n (0,_) a     b\n {OFF_GRID_KEY}\n")
+        );
     }
 
     #[test]

@@ -253,6 +253,16 @@ pub fn game(
             (Diagram::of_position(pos, &o), o)
         })
         .collect();
+    // Every board of the page at one size: the larger one if any has a
+    // stack, so the board does not change size as the game is stepped.
+    let stacks = diagrams.iter().any(|(d, _)| d.has_stacks());
+    let diagrams: Vec<(Diagram, Options)> = diagrams
+        .into_iter()
+        .map(|(d, o)| {
+            let size = o.square_pixels(stacks);
+            (d, Options { size, ..o })
+        })
+        .collect();
     for (d, _) in &diagrams {
         let cells = d.cells.iter().chain(d.prison.iter().map(|(c, _)| c));
         for c in cells {

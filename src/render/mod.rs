@@ -70,8 +70,12 @@ impl std::fmt::Display for Format {
     }
 }
 
-/// Pixels per square of SVG and PNG output when [`Options::size`] is 0.
+/// Pixels per square of SVG and PNG output when [`Options::size`] is 0
+/// (the default) and no square holds a stack.
 pub const DEFAULT_SQUARE_PIXELS: u32 = 40;
+/// Pixels per square by default when a square holds a Corral stack: large
+/// enough that each piece of a stack of four is drawn some 27 pixels high.
+pub const STACK_SQUARE_PIXELS: u32 = 64;
 
 /// Options common to every rendering.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,7 +88,9 @@ pub struct Options {
     pub check: Vec<Square>,
     /// File letters and rank numbers on the edges.
     pub coordinates: bool,
-    /// Pixels per square of SVG and PNG output (0: [`DEFAULT_SQUARE_PIXELS`]).
+    /// Pixels per square of SVG and PNG output; 0 (the default) chooses
+    /// [`DEFAULT_SQUARE_PIXELS`], or [`STACK_SQUARE_PIXELS`] for a board
+    /// with stacks.
     pub size: u32,
 }
 
@@ -95,7 +101,7 @@ impl Default for Options {
             last_move: None,
             check: Vec::new(),
             coordinates: true,
-            size: DEFAULT_SQUARE_PIXELS,
+            size: 0,
         }
     }
 }
@@ -111,12 +117,13 @@ impl Options {
         }
     }
 
-    /// Pixels per square, never 0.
-    pub fn square_pixels(&self) -> u32 {
-        if self.size == 0 {
-            DEFAULT_SQUARE_PIXELS
-        } else {
-            self.size
+    /// Pixels per square, never 0: the size asked for, else larger for a
+    /// board with stacks (`stacks`) than for one without.
+    pub fn square_pixels(&self, stacks: bool) -> u32 {
+        match self.size {
+            0 if stacks => STACK_SQUARE_PIXELS,
+            0 => DEFAULT_SQUARE_PIXELS,
+            n => n,
         }
     }
 }
@@ -251,14 +258,30 @@ impl Diagram {
         Diagram::new(&pos.board, Some(pos.variant), opts)
     }
 
-    /// The label of a column: its file letter, or `(n)` off the a-z grid.
+    /// The label of a column: its file letter, or `(n,_)` off the a-z
+    /// grid (see [`file_label`]).
     pub fn file_label(&self, col: usize) -> String {
         file_label(self.files[col])
     }
 
-    /// The label of a row: its rank number.
+    /// The label of a row: its rank number, or `(_,n)` off the 1-99 grid.
     pub fn rank_label(&self, row: usize) -> String {
-        self.ranks[row].to_string()
+        rank_label(self.ranks[row])
+    }
+
+    /// True when some square is off the a1 grid, so that the diagram
+    /// shows [`OFF_GRID_KEY`].
+    pub fn off_grid(&self) -> bool {
+        self.files.iter().any(|f| !(1..=26).contains(f))
+            || self.ranks.iter().any(|r| !(1..=99).contains(r))
+    }
+
+    /// True when some square holds more than one piece (a Corral stack).
+    pub fn has_stacks(&self) -> bool {
+        self.cells
+            .iter()
+            .chain(self.prison.iter().map(|(c, _)| c))
+            .any(|c| c.stack.pieces().nth(1).is_some())
     }
 
     /// The cell at a column and row, if that square is on the board.
@@ -277,14 +300,32 @@ impl Diagram {
     }
 }
 
-/// A file's label: its letter, or `(n)` for files off the a-z grid (a
-/// grown Building board).
+/// A file's label: its letter, or for a file off the a-z grid (a grown
+/// Building board) `(n,_)`, the square name as moves write it with the
+/// rank left blank: `(0,_)` above `3` is `(0,3)`.
 pub fn file_label(file: i16) -> String {
     Square::new(file, 1)
         .file_char()
         .map(|c| c.to_string())
-        .unwrap_or_else(|| format!("({file})"))
+        .unwrap_or_else(|| format!("({file},_)"))
 }
+
+/// A rank's label: its number, or for a rank off the 1-99 grid `(_,n)`,
+/// the square name as moves write it with the file left blank, to be
+/// filled in as a number (a = 1): `(_,0)` beside `b` is `(2,0)`.
+pub fn rank_label(rank: i16) -> String {
+    if (1..=99).contains(&rank) {
+        rank.to_string()
+    } else {
+        format!("(_,{rank})")
+    }
+}
+
+/// The line under a diagram with squares off the a1 grid: how to name them.
+/// (No move-like word in it, so a reader of published scores takes it
+/// for prose.)
+pub const OFF_GRID_KEY: &str =
+    "squares off the grid are (file,rank), with files counted from a = 1";
 
 /// Whose move it is and what the highlights mean, under a text board.
 fn status_lines(turn: Color, opts: &Options) -> String {
@@ -333,7 +374,12 @@ mod tests {
         assert_eq!(d.files, vec![0, 1, 2]);
         assert_eq!(d.cells.len(), 5);
         assert!(d.cell_at(0, 0).is_none());
-        assert_eq!(d.file_label(0), "(0)");
+        assert_eq!(d.file_label(0), "(0,_)");
+        assert!(d.off_grid());
+        assert_eq!(rank_label(0), "(_,0)");
+        assert_eq!(rank_label(-1), "(_,-1)");
+        assert_eq!(rank_label(99), "99");
+        assert_eq!(file_label(-1), "(-1,_)");
     }
 
     #[test]

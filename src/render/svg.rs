@@ -9,7 +9,7 @@
 //! Lengths are in units of 1/100 of a square; the `width` and `height`
 //! attributes scale that to [`Options::size`] pixels per square.
 
-use super::{glyphs, Cell, Diagram, Options};
+use super::{glyphs, Cell, Diagram, Options, OFF_GRID_KEY};
 use crate::color::Color;
 use crate::piece::{Piece, Stack};
 use crate::position::Position;
@@ -68,6 +68,8 @@ struct Layout {
     prison_y: Option<i64>,
     /// The legend: each fairy piece's top and its text in lines.
     legend: Vec<(i64, Vec<String>)>,
+    /// The lines of [`OFF_GRID_KEY`] and their baselines.
+    key: Vec<(i64, String)>,
     width: i64,
     height: i64,
 }
@@ -98,14 +100,34 @@ const LEGEND_LEADING: i64 = 28;
 /// The narrowest the legend's text may be, in units.
 const LEGEND_MIN_WIDTH: i64 = 380;
 
+/// Width of the rank-label band: [`COORD`], or wider for labels like
+/// `(_,-1)`.
+fn rank_band(d: &Diagram) -> i64 {
+    (0..d.ranks.len())
+        .map(|row| text_width(&d.rank_label(row), COORD_FONT) + 12)
+        .chain([COORD])
+        .max()
+        .unwrap_or(COORD)
+}
+
 fn layout(d: &Diagram) -> Layout {
     let coord = if d.coordinates { COORD } else { 0 };
-    let x0 = PAD + coord;
+    let band = if d.coordinates { rank_band(d) } else { 0 };
+    let x0 = PAD + band;
     let y0 = PAD;
     let cols = d.files.len() as i64;
     let rows = d.ranks.len() as i64;
     let mut width = x0 + cols * UNIT + PAD;
     let mut y = y0 + rows * UNIT + coord;
+    let mut key = Vec::new();
+    if d.coordinates && d.off_grid() {
+        let room = (cols * UNIT).max(LEGEND_MIN_WIDTH);
+        for line in wrap(OFF_GRID_KEY, room) {
+            width = width.max(x0 + text_width(&line, LEGEND_FONT) + PAD);
+            key.push((y + LEGEND_FONT * 35 / 100 + LEGEND_LEADING / 2, line));
+            y += LEGEND_LEADING;
+        }
+    }
     let prison_y = d.prison.as_ref().map(|(_, col)| {
         let top = y + 20;
         y = top + UNIT;
@@ -135,6 +157,7 @@ fn layout(d: &Diagram) -> Layout {
         y0,
         prison_y,
         legend,
+        key,
         width,
         height: y + PAD,
     }
@@ -241,7 +264,7 @@ pub struct Parts {
 /// Draws a diagram.
 pub fn document(d: &Diagram, opts: &Options, parts: &Parts) -> String {
     let l = layout(d);
-    let px = opts.square_pixels() as i64;
+    let px = opts.square_pixels(d.has_stacks()) as i64;
     let kristensen = d.kristensen();
     let mut out = String::with_capacity(8192);
     let _ = write!(
@@ -315,7 +338,7 @@ pub fn document(d: &Diagram, opts: &Options, parts: &Parts) -> String {
             let _ = write!(
                 out,
                 "<text x=\"{}\" y=\"{}\">{}</text>",
-                PAD + COORD / 2 - 2,
+                PAD + rank_band(d) / 2 - 2,
                 l.y0 + row as i64 * UNIT + UNIT / 2 + baseline,
                 escape(&d.rank_label(row))
             );
@@ -330,6 +353,14 @@ pub fn document(d: &Diagram, opts: &Options, parts: &Parts) -> String {
             );
         }
         out.push_str("</g>\n");
+        for (baseline, line) in &l.key {
+            let _ = writeln!(
+                out,
+                "<text class=\"key\" x=\"{}\" y=\"{baseline}\" font-family=\"{FONT_FAMILY}\" font-size=\"{LEGEND_FONT}\" fill=\"#222\">{}</text>",
+                l.x0,
+                escape(line)
+            );
+        }
     }
     if let (Some((c, _)), Some(py)) = (&d.prison, l.prison_y) {
         let (x, _) = cell_origin(&l, c);
