@@ -349,6 +349,25 @@ impl Position {
         self.for_each_legal(&mut safety, |m| out.push(Move::Piece(self.piece_move(&m))));
     }
 
+    /// Is `mv` one of the shared generator's legal moves
+    /// ([`Position::legal_piece_moves`])? Only the moves of its piece kind
+    /// onto its target square are generated.
+    pub fn is_legal_piece_move(&self, mv: &Move) -> bool {
+        let Move::Piece(m) = mv else {
+            return false;
+        };
+        let Some(to) = self.board.index(m.to) else {
+            return false;
+        };
+        let mut found = false;
+        KingSafety::with(|safety| {
+            self.for_each_legal_to(safety, m.role, to, |c| {
+                found = found || self.piece_move(&c) == *m;
+            })
+        });
+        found
+    }
+
     /// Applies a single-piece move: moves the piece, captures, en passant,
     /// castling's rook, promotion, castling rights, the en passant square,
     /// the clocks and the turn. No legality check.

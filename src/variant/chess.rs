@@ -76,6 +76,11 @@ impl Rules for Chess {
         Variant::Chess
     }
 
+    /// The turns are the shared generator's legal moves.
+    fn shared_moves(&self) -> bool {
+        true
+    }
+
     /// FIDE's captures: `may_capture` is the default.
     fn captures_any_enemy(&self) -> bool {
         true
@@ -86,7 +91,9 @@ impl Rules for Chess {
     }
 
     fn outcome(&self, pos: &Position) -> Option<Outcome> {
-        pos.fide_outcome(self.has_legal_move(pos), self.in_check(pos))
+        // Check matters only when there is no move.
+        let has_move = self.has_legal_move(pos);
+        pos.fide_outcome(has_move, !has_move && self.in_check(pos))
             .or_else(|| {
                 is_dead(pos).then(|| {
                     Outcome::new(

@@ -42,6 +42,11 @@ impl Rules for Gardner {
         Variant::Gardner
     }
 
+    /// The turns are the shared generator's legal moves.
+    fn shared_moves(&self) -> bool {
+        true
+    }
+
     /// FIDE's captures: `may_capture` is the default.
     fn captures_any_enemy(&self) -> bool {
         true

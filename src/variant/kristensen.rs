@@ -29,7 +29,7 @@ use crate::color::Color;
 use crate::error::MoveError;
 use crate::movegen::{CellMove, Unmake};
 use crate::mv::{Move, MoveKind};
-use crate::notation::san::{resolve_in_list, write_long, write_san, MoveText, PieceText};
+use crate::notation::san::{resolve_shared, write_long, write_san, MoveText, PieceText};
 use crate::piece::Role;
 use crate::position::{Effects, GameResult, Outcome, Position};
 use crate::square::Square;
@@ -375,6 +375,11 @@ impl Rules for Kristensen {
         Variant::Kristensen
     }
 
+    /// The turns are the shared generator's legal moves.
+    fn shared_moves(&self) -> bool {
+        true
+    }
+
     /// FIDE's checks (one king each, the side not to move not in check),
     /// and no pawn on its promotion rank.
     fn validate(&self, pos: &Position) -> Result<(), String> {
@@ -516,7 +521,7 @@ impl Rules for Kristensen {
     }
 
     fn resolve(&self, pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
-        match resolve_in_list(pos, text, &self.legal_moves(pos)) {
+        match resolve_shared(pos, text) {
             Err(MoveError::Illegal { reason, rule }) => match text {
                 MoveText::Piece(t) => {
                     Err(explain(pos, t).unwrap_or(MoveError::Illegal { reason, rule }))
