@@ -131,7 +131,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         Target::Fen => writer::fen(chosen[0], args.ply)
             .map_err(CliError::usage)?
             .into_bytes(),
-        Target::Ascii => writer::ascii(chosen[0], args.ply)
+        Target::Ascii => ascii(chosen[0], args.ply)
             .map_err(CliError::usage)?
             .into_bytes(),
         Target::Svg => diagram(render::Format::Svg)?,
@@ -165,4 +165,12 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             .write_all(&bytes)
             .map_err(|e| CliError::io("<stdout>", e)),
     }
+}
+
+/// An ASCII diagram after `ply`, in the rule pages' style.
+fn ascii(game: &Game, ply: Option<usize>) -> Result<String, String> {
+    Ok(render::ascii::position(
+        &writer::position_at(game, ply)?,
+        render::Options::default(),
+    ))
 }

@@ -3,14 +3,18 @@
 //! take-backs), results and deadlines, kept in one JSON file a game that
 //! travels between the players.
 //!
-//! - [`state`]: the file's contents and the game they describe: loading
-//!   replays every move and refuses a file that disagrees with itself;
-//!   each act checks who may make it and records it as an event.
+//! - [`file`]: the file's contents as written (the postal-game/1 schema).
+//! - [`state`]: the game the file describes: loading replays every move
+//!   and refuses a file that disagrees with itself.
+//! - [`acts`]: the acts (move, resign, draw, take-back, claim): each
+//!   checks who may make it and records it as an event.
 //! - [`store`]: reading and writing the file: atomic replacement under an
 //!   advisory lock, so a failed or interrupted command leaves the old file.
 //! - [`clock`]: the time, passed in, and time controls.
 
+pub mod acts;
 pub mod clock;
+pub mod file;
 pub mod state;
 pub mod store;
 

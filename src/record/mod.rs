@@ -6,10 +6,11 @@
 //! - [`pgn`] and [`published`] turn tokens into [`Event`]s: the structure
 //!   of a record (games, tags, move numbers, moves as written, comments,
 //!   variations, diagrams, results). They do not know the rules either.
-//! - [`game`]'s builder plays the moves on the variant's position through
+//! - [`build`]'s builder (one line of play at a time, [`line`]) plays the moves on the variant's position through
 //!   `Position::parse_move`'s two steps, `play_with_effects` and
 //!   `Rules::check_mark`, and collects every problem as an [`Issue`], so a
-//!   variant's own notation and rules need nothing here.
+//!   variant's own notation and rules need nothing here. It gives
+//!   [`game::Game`]s; [`diagram`] reads and compares the diagrams.
 //! - [`verify`] drives a file through a reader and the builder, streaming
 //!   PGN game by game, and renders the report; [`writer`] writes PGN, FEN,
 //!   ASCII and JSON.
@@ -28,8 +29,11 @@
 //!    move number that goes back to 1), so the builder can carry a
 //!    diagram written just before it over as that game's setup.
 
+pub mod build;
+pub mod diagram;
 pub mod game;
 pub mod lexer;
+mod line;
 pub mod pgn;
 pub mod published;
 pub mod verify;

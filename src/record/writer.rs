@@ -1,11 +1,11 @@
-//! Writing games: canonical PGN, the position text or an ASCII diagram
-//! after a ply, and JSON of moves and positions. Everything written reads
+//! Writing games: canonical PGN, the position text after a ply, and JSON
+//! of moves and positions (diagrams are output: `cli/convert.rs` draws
+//! them from [`position_at`]). Everything written reads
 //! back (the round-trip tests in tests/records.rs).
 
 use super::game::Game;
 use crate::color::Color;
 use crate::position::Position;
-use crate::render::{ascii, Options};
 use crate::variant::Variant;
 use serde_json::{json, Value};
 
@@ -31,14 +31,6 @@ pub fn position_at(game: &Game, ply: Option<usize>) -> Result<Position, String> 
 /// The position text after `ply`.
 pub fn fen(game: &Game, ply: Option<usize>) -> Result<String, String> {
     Ok(format!("{}\n", position_at(game, ply)?.to_text()))
-}
-
-/// An ASCII diagram after `ply`, in the rule pages' style.
-pub fn ascii(game: &Game, ply: Option<usize>) -> Result<String, String> {
-    Ok(ascii::position(
-        &position_at(game, ply)?,
-        Options::default(),
-    ))
 }
 
 fn escape(v: &str) -> String {

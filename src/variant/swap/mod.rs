@@ -30,6 +30,7 @@
 //! ko=r1bqk1nr/pppp1ppp/2n5/2b1p3/4P1P1/2N5/PPPP1P1P/R1BQKBNR`.
 //! Kings may be missing (SW-12), as in problems.
 
+pub mod layout;
 mod text;
 pub mod walk;
 

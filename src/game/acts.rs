@@ -1,0 +1,351 @@
+//! The acts on a game: playing a move, resigning, draw offers, take-backs
+//! and claims (`impl Game` continued), and what a move did ([`MoveReport`]).
+
+use super::clock::format_time;
+use super::file::{Act, Claim, Ending, MoveRecord};
+use super::state::{automatic_ending, move_number, repetitions, Game};
+use super::GameError;
+use crate::color::Color;
+use crate::position::{Effects, GameResult};
+use chrono::{DateTime, Utc};
+
+/// The answer to a draw offer or take-back request, or the offer itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proposal {
+    Make,
+    Accept,
+    Decline,
+}
+
+/// What a move did, for the players.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveReport {
+    pub mover: Color,
+    /// `3.` or `3...`.
+    pub number: String,
+    pub canonical: String,
+    pub effects: Effects,
+    pub check: bool,
+    /// The end of the game, when the move ended it.
+    pub ending: Option<Ending>,
+}
+
+impl MoveReport {
+    /// `3. Bb5`, `3... a6`.
+    pub fn numbered(&self) -> String {
+        format!("{} {}", self.number, self.canonical)
+    }
+
+    /// What the move did beyond moving its piece, one fact a line.
+    pub fn facts(&self) -> Vec<String> {
+        let mut out = self.effects.facts();
+        if self.check && self.ending.is_none() {
+            out.push("check".to_string());
+        }
+        if let Some(end) = &self.ending {
+            out.push(format!("game over: {end}"));
+        }
+        out
+    }
+}
+
+impl Game {
+    /// Plays a move for the side to move.
+    pub fn play(
+        &mut self,
+        text: &str,
+        comment: Option<String>,
+        now: DateTime<Utc>,
+    ) -> Result<MoveReport, GameError> {
+        self.not_over()?;
+        let before = self.current().clone();
+        let move_error = |error| GameError::Move {
+            text: text.to_string(),
+            error,
+        };
+        let mv = before.parse_move(text).map_err(move_error)?;
+        let canonical = before.move_text(&mv);
+        let (next, effects) = before
+            .play_with_effects(&mv)
+            .map_err(|e| move_error(e.into()))?;
+        let check = next.is_check();
+        self.file.moves.push(MoveRecord {
+            played: text.trim().to_string(),
+            canonical: canonical.clone(),
+            time: now,
+            comment: comment.filter(|c| !c.is_empty()),
+        });
+        self.positions.push(next);
+        self.sync_cache();
+        let ending = automatic_ending(&self.positions).map(|o| Ending::from_outcome(&o));
+        self.file.result = ending.clone();
+        Ok(MoveReport {
+            mover: before.turn,
+            number: move_number(&before),
+            canonical,
+            effects,
+            check,
+            ending,
+        })
+    }
+
+    pub(super) fn resign_ending(&self, side: Color) -> Result<Ending, GameError> {
+        self.not_over()?;
+        self.variant.rules().may_resign().map_err(GameError::Rule)?;
+        Ok(Ending::new(
+            GameResult::win_for(!side),
+            format!("{side} resigns"),
+            None,
+        ))
+    }
+
+    /// Resigns for `side` (by default the side to move), where the variant
+    /// allows it (KR-11 does not).
+    pub fn resign(&mut self, side: Option<Color>, now: DateTime<Utc>) -> Result<Ending, GameError> {
+        let side = side.unwrap_or(self.turn());
+        let ending = self.resign_ending(side)?;
+        self.push_event(side, Act::Resign, now);
+        self.file.result = Some(ending.clone());
+        Ok(ending)
+    }
+
+    /// Checks an answer (accept or decline) to the pending draw offer
+    /// (`draw`) or take-back request, returning the side that answers and
+    /// the side that asked.
+    pub(super) fn answer_check(
+        &self,
+        draw: bool,
+        side: Option<Color>,
+    ) -> Result<(Color, Color), GameError> {
+        self.not_over()?;
+        let what = if draw {
+            "draw offer"
+        } else {
+            "take-back request"
+        };
+        let pending = if draw {
+            self.pending_draw_offer()
+        } else {
+            self.pending_takeback()
+        };
+        let asker = pending.ok_or_else(|| GameError::Rule(format!("no {what} is pending")))?;
+        let answerer = side.unwrap_or(!asker);
+        if answerer == asker {
+            return Err(GameError::Rule(format!(
+                "{asker} cannot answer {asker}'s own {what}; it is for {} to accept or decline",
+                !asker
+            )));
+        }
+        Ok((answerer, asker))
+    }
+
+    /// Offers, accepts or declines a draw; returns what happened in words.
+    pub fn draw(
+        &mut self,
+        step: Proposal,
+        side: Option<Color>,
+        now: DateTime<Utc>,
+    ) -> Result<String, GameError> {
+        match step {
+            Proposal::Make => {
+                self.not_over()?;
+                let side = side.unwrap_or(self.turn());
+                if let Some(by) = self.pending_draw_offer() {
+                    return Err(GameError::Rule(if by == side {
+                        format!("{side}'s draw offer is already pending")
+                    } else {
+                        format!("{by} has offered a draw: accept or decline it")
+                    }));
+                }
+                self.push_event(side, Act::DrawOffer, now);
+                Ok(format!(
+                    "{side} offers a draw; it stands until {} accepts or declines it, or moves",
+                    !side
+                ))
+            }
+            Proposal::Accept => {
+                let (side, asker) = self.answer_check(true, side)?;
+                self.push_event(side, Act::DrawAccept, now);
+                let ending = Ending::new(GameResult::Draw, "agreement", None);
+                self.file.result = Some(ending.clone());
+                Ok(format!(
+                    "{side} accepts {asker}'s draw offer; game over: {ending}"
+                ))
+            }
+            Proposal::Decline => {
+                let (side, asker) = self.answer_check(true, side)?;
+                self.push_event(side, Act::DrawDecline, now);
+                Ok(format!("{side} declines {asker}'s draw offer"))
+            }
+        }
+    }
+
+    /// Requests, accepts or refuses a take-back. An accepted take-back
+    /// retracts the requester's last move and any reply to it; the
+    /// retracted moves stay in the accepting event.
+    pub fn takeback(
+        &mut self,
+        step: Proposal,
+        side: Option<Color>,
+        now: DateTime<Utc>,
+    ) -> Result<String, GameError> {
+        match step {
+            Proposal::Make => {
+                self.not_over()?;
+                let side = side.unwrap_or(self.turn());
+                if let Some(by) = self.pending_takeback() {
+                    return Err(GameError::Rule(format!(
+                        "{by}'s take-back request is already pending"
+                    )));
+                }
+                let n = self.takeback_plies(side)?;
+                let first = self.file.moves.len() - n;
+                self.push_event(side, Act::TakebackRequest, now);
+                Ok(format!(
+                    "{side} asks to take back {}",
+                    self.numbered_range(first)
+                ))
+            }
+            Proposal::Accept => {
+                let (side, asker) = self.answer_check(false, side)?;
+                let n = self.takeback_plies(asker)?;
+                let first = self.file.moves.len() - n;
+                let words = self.numbered_range(first);
+                let retracted = self.file.moves.split_off(first);
+                self.positions.truncate(first + 1);
+                self.push_event(side, Act::TakebackAccept { retracted }, now);
+                self.sync_cache();
+                Ok(format!(
+                    "{side} agrees: {words} taken back; {} to move",
+                    self.turn()
+                ))
+            }
+            Proposal::Decline => {
+                let (side, asker) = self.answer_check(false, side)?;
+                self.push_event(side, Act::TakebackDecline, now);
+                Ok(format!("{side} refuses {asker}'s take-back request"))
+            }
+        }
+    }
+
+    /// The moves from `first` to the end, numbered: `2. Nf3 2... Nc6`.
+    fn numbered_range(&self, first: usize) -> String {
+        (first..self.file.moves.len())
+            .map(|i| self.numbered_move(i))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Checks a claim by `side` at `now`, returning the claimant and the
+    /// ending it gives. Draw claims are the player to move's (rules/
+    /// README.md); a time claim is the other player's, after the deadline.
+    pub(super) fn check_claim(
+        &self,
+        claim: Claim,
+        side: Option<Color>,
+        now: DateTime<Utc>,
+    ) -> Result<(Color, Ending), GameError> {
+        self.not_over()?;
+        let turn = self.turn();
+        match claim {
+            Claim::Time => {
+                let side = side.unwrap_or(!turn);
+                if side == turn {
+                    return Err(GameError::Rule(format!(
+                        "{side} is to move: only {} can claim a time forfeit",
+                        !turn
+                    )));
+                }
+                let Some(deadline) = self.deadline() else {
+                    return Err(GameError::Rule(
+                        "this game has no time control: there is no time forfeit to claim".into(),
+                    ));
+                };
+                if now <= deadline {
+                    return Err(GameError::Rule(format!(
+                        "{turn}'s deadline, {}, has not passed",
+                        format_time(deadline)
+                    )));
+                }
+                Ok((
+                    side,
+                    Ending::new(
+                        GameResult::win_for(side),
+                        format!("{turn} lost on time (deadline {})", format_time(deadline)),
+                        None,
+                    ),
+                ))
+            }
+            Claim::Repetition | Claim::FiftyMoves => {
+                let side = side.unwrap_or(turn);
+                if side != turn {
+                    return Err(GameError::Rule(format!(
+                        "a draw is claimed by the player to move, and it is {turn}'s move"
+                    )));
+                }
+                if claim == Claim::Repetition {
+                    let n = repetitions(&self.positions);
+                    if n < 3 {
+                        return Err(GameError::Rule(format!(
+                            "the position has occurred {n} time{}, not three",
+                            if n == 1 { "" } else { "s" }
+                        )));
+                    }
+                    Ok((
+                        side,
+                        Ending::new(GameResult::Draw, "threefold repetition", Some("FI-5")),
+                    ))
+                } else {
+                    let h = self.current().halfmove;
+                    if h < 100 {
+                        return Err(GameError::Rule(format!(
+                            "{h} half-moves since the last capture or pawn move, not 100"
+                        )));
+                    }
+                    Ok((
+                        side,
+                        Ending::new(
+                            GameResult::Draw,
+                            "fifty moves without capture or pawn move",
+                            Some("FI-5"),
+                        ),
+                    ))
+                }
+            }
+        }
+    }
+
+    /// Claims a draw or a time forfeit. With no `claim`, whichever holds:
+    /// a time forfeit (for the side not to move), then threefold
+    /// repetition, then fifty moves (for the side to move).
+    pub fn claim(
+        &mut self,
+        claim: Option<Claim>,
+        side: Option<Color>,
+        now: DateTime<Utc>,
+    ) -> Result<Ending, GameError> {
+        let (claim, (side, ending)) = match claim {
+            Some(c) => (c, self.check_claim(c, side, now)?),
+            None => {
+                let mut reasons = Vec::new();
+                let mut found = None;
+                for c in [Claim::Time, Claim::Repetition, Claim::FiftyMoves] {
+                    match self.check_claim(c, side, now) {
+                        Ok(r) => {
+                            found = Some((c, r));
+                            break;
+                        }
+                        Err(GameError::Rule(why)) => reasons.push(why),
+                        Err(e) => return Err(e),
+                    }
+                }
+                found.ok_or_else(|| {
+                    GameError::Rule(format!("nothing to claim: {}", reasons.join("; ")))
+                })?
+            }
+        };
+        self.push_event(side, Act::Claim { claim }, now);
+        self.file.result = Some(ending.clone());
+        Ok(ending)
+    }
+}
