@@ -243,14 +243,19 @@ impl Position {
             let (dx, dy) = (to_sq.file - from_sq.file, to_sq.rank - from_sq.rank);
             for ray in &tables.rays[role.index()][us] {
                 // `to` is `k` steps along the ray, or the ray misses it.
-                let k = if ray.dx != 0 {
+                let k = if ray.dx == dx && ray.dy == dy {
+                    1
+                } else if ray.range == 1
+                    || ray.dx.signum() != dx.signum()
+                    || ray.dy.signum() != dy.signum()
+                {
+                    continue;
+                } else if ray.dx != 0 {
                     dx / ray.dx
-                } else if ray.dy != 0 {
-                    dy / ray.dy
                 } else {
-                    0
+                    dy / ray.dy
                 };
-                if k < 1 || k > ray.range as i16 || k * ray.dx != dx || k * ray.dy != dy {
+                if k > ray.range as i16 || k * ray.dx != dx || k * ray.dy != dy {
                     continue;
                 }
                 let off = board.offset(ray.dx, ray.dy);

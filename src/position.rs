@@ -219,7 +219,12 @@ impl Position {
 
     /// The variant's start position.
     pub fn start(variant: Variant) -> Position {
-        variant.rules().start()
+        // Read from its text once, then copied.
+        static STARTS: [std::sync::OnceLock<Position>; 16] =
+            [const { std::sync::OnceLock::new() }; 16];
+        STARTS[variant as usize]
+            .get_or_init(|| variant.rules().start())
+            .clone()
     }
 
     pub fn tables(&self) -> &'static Tables {

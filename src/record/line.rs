@@ -71,6 +71,8 @@ pub(super) struct Current {
     pub(super) pending: Option<DiagramBoard>,
     pub(super) result_written: Option<(String, Span)>,
     pub(super) legend_noted: bool,
+    /// Positions to copy into instead of allocating (see `Builder`).
+    pub(super) spare: Vec<Position>,
 }
 
 pub(super) fn label(pos: &Position) -> String {
@@ -115,9 +117,9 @@ impl Current {
     /// and marks the line lost.
     pub(super) fn play(&mut self, text: &str, span: Span, opts: &Options) -> bool {
         let pos = &self.line.pos;
-        let at = label(pos);
         if let Some((n, black, nspan)) = self.line.number.take() {
             if n != pos.fullmove || (black && pos.turn == Color::White) {
+                let at = label(pos);
                 let written = format!("{n}{}", if black { "..." } else { "." });
                 self.game.issues.push(
                     Issue::warning(
@@ -155,7 +157,7 @@ impl Current {
                 )
                 .expected(wanted)
                 .found(text);
-                return self.fail(issue, &at, span);
+                return self.fail(issue, &label(pos), span);
             }
         };
         let rules = pos.variant.rules();
@@ -167,14 +169,18 @@ impl Current {
             Ok(mv) => mv,
             Err(e) => {
                 let issue = self.move_error(e, text, span);
-                return self.fail(issue, &at, span);
+                return self.fail(issue, &label(pos), span);
             }
         };
-        if pos.outcome().is_some() {
+        if rules.outcome_with_move(pos).is_some() {
             let issue = self.move_error(MoveError::illegal("the game is over"), text, span);
-            return self.fail(issue, &at, span);
+            return self.fail(issue, &label(pos), span);
         }
-        let after = pos.play_unchecked(&mv);
+        // The position after the move, in a copy from the pool (no
+        // allocation once the pool is warm).
+        let mut after = self.spare.pop().unwrap_or_else(|| pos.clone());
+        after.clone_from(pos);
+        rules.apply(&mut after, &mv);
         let expected = rules.check_mark(&after);
         let found = parsed.check.map(CheckMark::as_str).unwrap_or("");
         if expected != found {
@@ -207,7 +213,7 @@ impl Current {
                 }
             };
             self.game.issues.push(Issue {
-                at_move: Some(at.clone()),
+                at_move: Some(label(&self.line.pos)),
                 ..Issue::warning(IssueKind::CheckMark, s, message)
                     .expected(shown(expected))
                     .found(shown(found))

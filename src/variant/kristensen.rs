@@ -479,6 +479,10 @@ impl Rules for Kristensen {
         pos.fide_outcome(true, false)
     }
 
+    fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
+        pos.fide_outcome(true, false)
+    }
+
     /// KR-10.
     fn history_outcome(&self, history: &[Position]) -> Option<Outcome> {
         perpetual_check(history)

@@ -342,6 +342,14 @@ pub trait Rules: Sync + Send {
         pos.fide_outcome(has_move, !has_move && self.in_check(pos))
     }
 
+    /// [`Rules::outcome`] of a position in which a legal move has just been
+    /// found (the record verifier resolves the written move first), so
+    /// that whether there is one need not be asked again. Default: the
+    /// outcome, asked in full.
+    fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
+        self.outcome(pos)
+    }
+
     /// The end decided by the game's history rather than by the position
     /// alone, for rules such as Kristensen's perpetual check (KR-10).
     /// `history` holds the positions from the game's start, one per ply:
