@@ -373,6 +373,21 @@ impl Position {
         found
     }
 
+    /// The shared generator's legal moves of kind `role` onto `to`: the
+    /// moves of [`Position::legal_piece_moves`] a SAN text naming them must
+    /// be told apart from.
+    pub fn legal_piece_moves_to(&self, role: Role, to: Square) -> Vec<Move> {
+        let mut out = Vec::new();
+        if let Some(to) = self.board.index(to) {
+            KingSafety::with(|safety| {
+                self.for_each_legal_to(safety, role, to, |c| {
+                    out.push(Move::Piece(self.piece_move(&c)))
+                })
+            });
+        }
+        out
+    }
+
     /// Applies a single-piece move: moves the piece, captures, en passant,
     /// castling's rook, promotion, castling rights, the en passant square,
     /// the clocks and the turn. No legality check.
@@ -446,6 +461,16 @@ impl Position {
             ));
         }
         None
+    }
+
+    /// Is this the same position as `other` for repetitions: equal
+    /// [`Position::repetition_key`]s, compared without copying them.
+    pub fn repeats(&self, other: &Position) -> bool {
+        self.turn == other.turn
+            && self.castling == other.castling
+            && self.ep == other.ep
+            && self.extra == other.extra
+            && self.board == other.board
     }
 
     /// The placement key used for repetitions: the board, the side to move,

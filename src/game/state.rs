@@ -71,11 +71,7 @@ pub fn repetitions(positions: &[Position]) -> usize {
     let Some(cur) = positions.last() else {
         return 0;
     };
-    let key = cur.repetition_key();
-    positions
-        .iter()
-        .filter(|p| p.turn == cur.turn && p.repetition_key() == key)
-        .count()
+    positions.iter().filter(|p| p.repeats(cur)).count()
 }
 
 /// `3.` before a White move, `3...` before a Black one.

@@ -540,10 +540,12 @@ impl Rules for Kristensen {
     /// long form where the short one would mislead or be ambiguous: every
     /// back step, and a forward step another pawn could also make.
     fn write_move(&self, pos: &Position, mv: &Move) -> String {
-        let legal = self.legal_moves(pos);
         let Move::Piece(m) = mv else {
-            return write_san(pos, mv, &legal);
+            return write_san(pos, mv, &self.legal_moves(pos));
         };
+        // SAN and the pawn test below look only at moves of the same kind
+        // onto the same square.
+        let legal = pos.legal_piece_moves_to(m.role, m.to);
         let target = pos.board.get(m.to).filter(|c| c.is_occupied());
         if m.role == Role::Pawn && target.is_none() {
             let back = m.to.rank - m.from.rank == -pos.turn.forward();

@@ -457,6 +457,11 @@ pub trait Rules: Sync + Send {
 
     /// The move in canonical notation, without check mark.
     fn write_move(&self, pos: &Position, mv: &Move) -> String {
-        crate::notation::san::write_san(pos, mv, &self.legal_moves(pos))
+        let rivals = match mv {
+            // SAN tells a move only from those of its kind onto its square.
+            Move::Piece(m) if self.shared_moves() => pos.legal_piece_moves_to(m.role, m.to),
+            _ => self.legal_moves(pos),
+        };
+        crate::notation::san::write_san(pos, mv, &rivals)
     }
 }
