@@ -113,12 +113,6 @@ fn in_place<V: InPlace>(
     nodes
 }
 
-/// Perft split by first move: each legal move with its count, in the
-/// variant's notation (see `Rules::divide`).
-pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
-    pos.variant.rules().divide(pos, depth)
-}
-
 /// One position of a perft table with its published counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PerftCase {

@@ -10,7 +10,7 @@
 
 use crate::board::Board;
 use crate::color::Color;
-use crate::error::{MoveError, PlayError};
+use crate::error::PlayError;
 use crate::movegen::KingSafety;
 use crate::mv::{Move, MoveKind, PieceMove};
 use crate::piece::{Piece, Role, Stack};
@@ -217,16 +217,6 @@ impl Position {
         }
     }
 
-    /// The variant's start position.
-    pub fn start(variant: Variant) -> Position {
-        // Read from its text once, then copied.
-        static STARTS: [std::sync::OnceLock<Position>; 16] =
-            [const { std::sync::OnceLock::new() }; 16];
-        STARTS[variant as usize]
-            .get_or_init(|| variant.rules().start())
-            .clone()
-    }
-
     pub fn tables(&self) -> &'static Tables {
         self.variant.tables()
     }
@@ -272,25 +262,6 @@ impl Position {
     /// The end of the game decided by the position, if any.
     pub fn outcome(&self) -> Option<Outcome> {
         self.variant.rules().outcome(self)
-    }
-
-    /// Reads a move in any accepted notation and resolves it to a legal move.
-    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        crate::notation::san::parse_move(self, text)
-    }
-
-    /// The move in this variant's canonical notation, with `+`/`#`.
-    pub fn move_text(&self, mv: &Move) -> String {
-        crate::notation::san::write_move(self, mv)
-    }
-
-    /// The position text (FEN for chess).
-    pub fn to_text(&self) -> String {
-        crate::notation::fen::write(self)
-    }
-
-    pub fn from_text(variant: Variant, text: &str) -> Result<Position, crate::error::ParseError> {
-        crate::notation::fen::read(variant, text)
     }
 
     // ---- shared mechanics ------------------------------------------------

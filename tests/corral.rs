@@ -1141,7 +1141,7 @@ fn co10_the_ban_removes_checkmating_moves_and_costs_a_reply_search() {
 fn perft_divide_lists_moves_in_notation() {
     // What `postal perft corral 2 --divide` prints, by the library.
     let p = Position::start(Variant::Corral);
-    let split = postal::perft::divide(&p, 2);
+    let split = postal::notation::divide(&p, 2);
     assert_eq!(split.len(), 263);
     assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), 67_524);
     assert!(split.iter().any(|(m, _)| m == "QKc2-e4"));

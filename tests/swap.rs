@@ -4,10 +4,11 @@
 
 mod swap_brute;
 
+use postal::notation::dialect::swap::{parse_prefix, swap_steps};
 use postal::notation::fen::write_placement;
 use postal::notation::san::{parse_text, CheckMark};
 use postal::perft::{perft, read_table};
-use postal::variant::swap::{self, count_swaps, for_each_swap, parse_prefix, swap_steps};
+use postal::variant::swap::{self, count_swaps, for_each_swap};
 use postal::{Color, GameResult, Move, MoveError, Piece, Position, Role, Square, Variant};
 use swap_brute::Brute;
 
@@ -753,7 +754,7 @@ fn listing_swaps_step_by_step() {
 fn divide_groups_swaps_by_their_first_swap() {
     let p = pos(MATE_IN_ONE);
     for depth in 1..=2 {
-        let split = postal::perft::divide(&p, depth);
+        let split = postal::notation::divide(&p, depth);
         assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), perft(&p, depth));
         assert!(split.iter().any(|(m, _)| m == "Qb6/b1/*"));
     }

@@ -14,8 +14,9 @@ use super::{emit, start_position, variant_arg, CliError};
 use crate::error::Span;
 use crate::game::GameError;
 use crate::mv::Move;
+use crate::notation::dialect;
 use crate::position::Position;
-use crate::variant::{swap, Variant};
+use crate::variant::Variant;
 use std::io::Write;
 use std::path::Path;
 
@@ -67,7 +68,7 @@ fn describe(pos: &Position, mv: &Move) -> String {
 /// Swap Chess: the next swaps, one a line.
 fn swap_listing(pos: &Position, args: &Args, text: &mut String) -> Result<(), CliError> {
     let prefix = match &args.after {
-        Some(p) => Some(swap::parse_prefix(pos, p).map_err(|e| {
+        Some(p) => Some(dialect::swap::parse_prefix(pos, p).map_err(|e| {
             CliError::in_text(
                 "--after",
                 p,
@@ -78,7 +79,7 @@ fn swap_listing(pos: &Position, args: &Args, text: &mut String) -> Result<(), Cl
         })?),
         None => None,
     };
-    let steps = swap::swap_steps(pos, prefix.as_ref(), args.limit)
+    let steps = dialect::swap::swap_steps(pos, prefix.as_ref(), args.limit)
         .map_err(|e| CliError::rule(e.to_string()))?;
     for c in &steps.choices {
         if !c.is_turn && !args.verbose {

@@ -28,7 +28,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     let pos = start_position(v, args.position.as_deref(), args.moves.as_deref())?;
     let mut text = String::new();
     let total = if args.divide && args.depth > 0 {
-        let split = perft::divide(&pos, args.depth);
+        let split = crate::notation::divide(&pos, args.depth);
         for (m, n) in &split {
             text.push_str(&format!("{m}: {n}\n"));
         }

@@ -93,7 +93,6 @@ pub fn read(variant: Variant, text: &str) -> Result<Position, ParseError> {
 /// placements that are not positions of their own, such as the Swap Chess
 /// KO placement (SW-9).
 pub fn read_unvalidated(variant: Variant, text: &str) -> Result<Position, ParseError> {
-    let rules = variant.rules();
     let spec = variant.spec();
     let mut fields = fields(text);
     if fields.is_empty() {
@@ -285,7 +284,7 @@ pub fn read_unvalidated(variant: Variant, text: &str) -> Result<Position, ParseE
         .get(6)
         .map(|(_, s)| Span::new(s.start, text.len()))
         .unwrap_or(Span::new(text.len(), text.len()));
-    rules
+    super::dialect(variant)
         .read_extra_fields(&mut pos, &extra)
         .map_err(|m| err(extra_span, m))?;
     Ok(pos)
@@ -376,7 +375,7 @@ pub fn write(pos: &Position) -> String {
         None => out.push('-'),
     }
     out.push_str(&format!(" {} {}", pos.halfmove, pos.fullmove));
-    for f in pos.variant.rules().extra_fields(pos) {
+    for f in super::dialect(pos.variant).extra_fields(pos) {
         out.push(' ');
         out.push_str(&f);
     }

@@ -1,8 +1,55 @@
 //! Text forms: squares, moves (SAN, long algebraic and the variants'
-//! forms), position text. Everything written here reads back to the same
-//! value.
+//! forms, [`dialect`]), position text. Everything written here reads back
+//! to the same value.
+//!
+//! The text methods of [`Position`] (`start`, `from_text`, `to_text`,
+//! `parse_move`, `move_text`) are defined here, not beside the rules, so
+//! that the rules never name the notation (DESIGN.md, "Layers").
 
+pub mod dialect;
 pub mod fen;
 pub mod movetext;
 pub mod san;
 pub mod square;
+
+pub use dialect::{dialect, divide, Dialect};
+
+use crate::error::{MoveError, ParseError};
+use crate::mv::Move;
+use crate::position::Position;
+use crate::variant::Variant;
+
+impl Position {
+    /// The variant's start position (its `Spec::start` text).
+    pub fn start(variant: Variant) -> Position {
+        // Read from its text once, then copied.
+        static STARTS: [std::sync::OnceLock<Position>; 16] =
+            [const { std::sync::OnceLock::new() }; 16];
+        STARTS[variant as usize]
+            .get_or_init(|| {
+                let spec = variant.spec();
+                fen::read(variant, spec.start)
+                    .unwrap_or_else(|e| panic!("start position of {}: {e}", spec.name))
+            })
+            .clone()
+    }
+
+    /// Reads a move in any accepted notation and resolves it to a legal move.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        san::parse_move(self, text)
+    }
+
+    /// The move in this variant's canonical notation, with `+`/`#`.
+    pub fn move_text(&self, mv: &Move) -> String {
+        san::write_move(self, mv)
+    }
+
+    /// The position text (FEN for chess).
+    pub fn to_text(&self) -> String {
+        fen::write(self)
+    }
+
+    pub fn from_text(variant: Variant, text: &str) -> Result<Position, ParseError> {
+        fen::read(variant, text)
+    }
+}

@@ -11,7 +11,7 @@
 //!
 //! Reading is in two steps, as in shakmaty: [`parse_text`] is syntax only
 //! (a [`ParsedMove`]); resolving it against a position (the variant's
-//! `Rules::resolve`) gives a legal [`Move`] or says why there is none.
+//! `Dialect::resolve`) gives a legal [`Move`] or says why there is none.
 
 use crate::error::{MoveError, ParseError, Span};
 use crate::mv::{Move, MoveKind, PieceMove, SwapSequence, SwapStep};
@@ -378,7 +378,7 @@ fn parse_plain(body: &str) -> Option<ParsedMove> {
 /// Reads a move text and resolves it against the position.
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let parsed = parse_text(text).map_err(MoveError::Syntax)?;
-    pos.variant.rules().resolve(pos, &parsed.text)
+    super::dialect(pos.variant).resolve(pos, &parsed.text)
 }
 
 /// Does the piece move `m` match what `t` says? The capture mark is not
@@ -564,10 +564,9 @@ pub fn explain_illegal(pos: &Position, text: &MoveText) -> MoveError {
 
 /// The move in the variant's canonical notation with its check mark.
 pub fn write_move(pos: &Position, mv: &Move) -> String {
-    let rules = pos.variant.rules();
-    let mut text = rules.write_move(pos, mv);
+    let mut text = super::dialect(pos.variant).write_move(pos, mv);
     let after = pos.play_unchecked(mv);
-    text.push_str(rules.check_mark(&after));
+    text.push_str(pos.variant.rules().check_mark(&after));
     text
 }
 

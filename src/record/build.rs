@@ -3,7 +3,7 @@
 //!
 //! Moves go through the same two steps as everywhere else:
 //! `notation::san::parse_text` (syntax, with the check mark and glyph as
-//! written) and the variant's `Rules::resolve` (meaning: legal, illegal
+//! written) and the variant's `Dialect::resolve` (meaning: legal, illegal
 //! with the reason and rule, or ambiguous with the candidates), then
 //! `Position::play_with_effects` and `Rules::check_mark`. Nothing here
 //! knows a variant's special rules, so Swap sequences, stacks and

@@ -161,11 +161,11 @@ impl Current {
             }
         };
         let rules = pos.variant.rules();
-        // `Position::play_with_effects` in two steps: `Rules::resolve`
+        // `Position::play_with_effects` in two steps: `Dialect::resolve`
         // already returns only legal moves, so its legality check is not
         // made twice (that halves the work per move); the game-over check
         // stays.
-        let mv = match rules.resolve(pos, &parsed.text) {
+        let mv = match crate::notation::dialect(pos.variant).resolve(pos, &parsed.text) {
             Ok(mv) => mv,
             Err(e) => {
                 let issue = self.move_error(e, text, span);

@@ -46,6 +46,8 @@
 //! (`Nb1-c3 @f3`) and `@` without the space are read too; a move without
 //! its placement is refused (BU-2). Disambiguation is FIDE's, among the
 //! legal turns that add the same square.
+//!
+//! Text forms (move text, position-text fields): `notation/dialect/building.rs`.
 
 use super::chess::{FIDE_PIECES, FIDE_PROMOTION};
 use super::{Rules, Spec, Tables, Variant};
@@ -54,7 +56,6 @@ use crate::color::Color;
 use crate::error::{MoveError, PlayError};
 use crate::movegen::{CellKind, CellMove};
 use crate::mv::{Move, PieceMove};
-use crate::notation::san::{explain_illegal, piece_matches, write_san, MoveText};
 use crate::piece::{Piece, Role, Stack};
 use crate::position::{attacked, attacked_with, Effects, GameResult, Outcome, Position};
 use crate::square::Square;
@@ -199,7 +200,12 @@ impl Turns {
     }
 
     /// Why `color` may not add `sq` here (BU-3), or `None` when it may.
-    fn placement_error(&self, board: &Board, color: Color, sq: Square) -> Option<MoveError> {
+    pub(crate) fn placement_error(
+        &self,
+        board: &Board,
+        color: Color,
+        sq: Square,
+    ) -> Option<MoveError> {
         if self.placements.contains(&sq) {
             return None;
         }
@@ -508,76 +514,6 @@ impl Rules for Building {
         work.board.reserve(depth as i16);
         perft_in_place(&mut work, depth)
     }
-
-    fn resolve(&self, pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
-        let t = match text {
-            MoveText::Piece(t) => t,
-            MoveText::Castle { .. } => {
-                return Err(MoveError::illegal_by(
-                    "GA-2",
-                    "Building Chess has no castling",
-                ))
-            }
-            MoveText::Swap(_) => {
-                return Err(MoveError::illegal("Building Chess has no swap sequences"))
-            }
-        };
-        let Some(place) = t.place else {
-            return Err(no_placement());
-        };
-        let mut bare = t.clone();
-        bare.place = None;
-        let turns = Turns::new(pos);
-        let parts: Vec<&Part> = turns
-            .parts
-            .iter()
-            .filter(|p| piece_matches(&bare, &p.mv))
-            .collect();
-        if parts.is_empty() {
-            return Err(explain_illegal(pos, &MoveText::Piece(bare)));
-        }
-        if let Some(e) = turns.placement_error(&pos.board, pos.turn, place) {
-            return Err(e);
-        }
-        let with_place = |p: &Part| {
-            let mut m = p.mv.clone();
-            m.place = Some(place);
-            Move::Piece(m)
-        };
-        let open: Vec<Move> = parts
-            .iter()
-            .filter(|p| !p.closed.contains(&place))
-            .map(|p| with_place(p))
-            .collect();
-        match open.as_slice() {
-            [one] => Ok(one.clone()),
-            [] => Err(exposes_king(pos, place)),
-            many => Err(MoveError::Ambiguous {
-                candidates: many.iter().map(|m| pos.move_text(m)).collect(),
-            }),
-        }
-    }
-
-    /// SAN with the placement, disambiguated among the legal turns that add
-    /// the same square.
-    fn write_move(&self, pos: &Position, mv: &Move) -> String {
-        let Move::Piece(m) = mv else {
-            return write_san(pos, mv, &[]);
-        };
-        let turns = Turns::new(pos);
-        let rivals: Vec<Move> = turns
-            .parts
-            .iter()
-            .filter(|p| p.mv.role == m.role && p.mv.to == m.to)
-            .filter(|p| m.place.is_none_or(|sq| !p.closed.contains(&sq)))
-            .map(|p| {
-                let mut x = p.mv.clone();
-                x.place = m.place;
-                Move::Piece(x)
-            })
-            .collect();
-        write_san(pos, mv, &rivals)
-    }
 }
 
 /// Building perft on a position whose array has room for `depth` more
@@ -602,14 +538,14 @@ fn perft_in_place(pos: &mut Position, depth: u32) -> u64 {
     nodes
 }
 
-fn no_placement() -> MoveError {
+pub(crate) fn no_placement() -> MoveError {
     MoveError::illegal_by(
         "BU-2",
         "a turn also adds a square: write it after the move, e.g. Nc3 @f3",
     )
 }
 
-fn exposes_king(pos: &Position, place: Square) -> MoveError {
+pub(crate) fn exposes_king(pos: &Position, place: Square) -> MoveError {
     MoveError::illegal_by(
         "BU-6",
         format!(

@@ -31,14 +31,14 @@
 //! lists the kings removed, wave by wave. [`preview`] gives the effects of
 //! a move without playing it and [`describe`] says them in words, for
 //! `postal moves --verbose`.
+//!
+//! Text forms (move text, position-text fields): `notation/dialect/disintegration.rs`.
 
 use super::{Extra, PieceSpec, Rules, Spec, Tables, Variant};
 use crate::board::Board;
 use crate::color::{ByColor, Color};
-use crate::error::MoveError;
 use crate::movegen::{CellMove, Unmake};
 use crate::mv::Move;
-use crate::notation::san::MoveText;
 use crate::piece::{Piece, Role, Stack};
 use crate::position::{attacked, Effects, GameResult, Outcome, Position};
 use crate::square::Square;
@@ -521,52 +521,6 @@ impl Rules for Disintegration {
             Color::Black => pos.first_rank(Color::Black) - from.rank + 1,
         };
         DOUBLE_STEP_FILES.contains(&from.file) && SPEC.double_step_ranks.contains(&own_rank)
-    }
-
-    fn extra_fields(&self, pos: &Position) -> Vec<String> {
-        match state(pos).last_move {
-            None => Vec::new(),
-            Some(LastMove::Owed(c)) => vec![format!("last={}", c.char())],
-            Some(LastMove::Played(c)) => vec![format!("last={}-played", c.char())],
-        }
-    }
-
-    fn read_extra_fields(&self, pos: &mut Position, fields: &[&str]) -> Result<(), String> {
-        let last_move = match fields {
-            [] => None,
-            [field] => Some(match *field {
-                "last=w" => LastMove::Owed(Color::White),
-                "last=b" => LastMove::Owed(Color::Black),
-                "last=w-played" => LastMove::Played(Color::White),
-                "last=b-played" => LastMove::Played(Color::Black),
-                other => {
-                    return Err(format!(
-                        "expected last=w, last=b, last=w-played or last=b-played (DI-10), found {other:?}"
-                    ))
-                }
-            }),
-            [_, extra, ..] => return Err(format!("unexpected field {extra:?}")),
-        };
-        pos.extra = Extra::Disintegration(State { last_move });
-        // Without the field, store what it would have said, so that equal
-        // positions compare equal however they were reached.
-        let in_force = self::last_move(pos);
-        pos.extra = Extra::Disintegration(State {
-            last_move: in_force,
-        });
-        Ok(())
-    }
-
-    /// As the default, but a game the kings have decided says so instead
-    /// of "no such move".
-    fn resolve(&self, pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
-        if let Some(o) = decided(pos) {
-            return Err(MoveError::illegal_by(
-                o.rule,
-                format!("the game is over: {}", o.reason),
-            ));
-        }
-        crate::notation::san::resolve_in_list(pos, text, &self.legal_moves(pos))
     }
 }
 

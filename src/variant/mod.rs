@@ -12,10 +12,9 @@ pub mod kristensen;
 pub mod swap;
 
 use crate::color::{ByColor, Color};
-use crate::error::{MoveError, PlayError};
+use crate::error::PlayError;
 use crate::movement::{Movement, Ray};
 use crate::mv::Move;
-use crate::notation::san::MoveText;
 use crate::piece::Role;
 use crate::position::{role_nibbles, Effects, Outcome, Position};
 use crate::square::Square;
@@ -245,12 +244,6 @@ pub enum Extra {
 pub trait Rules: Sync + Send {
     fn spec(&self) -> &'static Spec;
 
-    /// The start position.
-    fn start(&self) -> Position {
-        crate::notation::fen::read(self.variant(), self.spec().start)
-            .unwrap_or_else(|e| panic!("start position of {}: {e}", self.spec().name))
-    }
-
     fn variant(&self) -> Variant;
 
     /// Checks a position read from text: by default each side has exactly
@@ -413,55 +406,5 @@ pub trait Rules: Sync + Send {
     /// ([`crate::perft::perft_in_place`]).
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
         crate::perft::perft_by_copy(self, pos, depth)
-    }
-
-    /// Perft split by first move: each legal move in the variant's
-    /// notation with its count `depth` turns deep (depth 1 counts each
-    /// move once). Variants whose turns are too many to list (Swap Chess)
-    /// group them.
-    fn divide(&self, pos: &Position, depth: u32) -> Vec<(String, u64)> {
-        self.legal_moves(pos)
-            .iter()
-            .map(|m| {
-                let n = if depth <= 1 {
-                    1
-                } else {
-                    self.perft(&pos.play_unchecked(m), depth - 1)
-                };
-                (pos.move_text(m), n)
-            })
-            .collect()
-    }
-
-    /// Extra position-text fields after the FEN ones.
-    fn extra_fields(&self, _pos: &Position) -> Vec<String> {
-        Vec::new()
-    }
-
-    /// Reads the extra fields written by [`Rules::extra_fields`].
-    fn read_extra_fields(&self, _pos: &mut Position, fields: &[&str]) -> Result<(), String> {
-        match fields.first() {
-            None => Ok(()),
-            Some(f) => Err(format!("unexpected field {f:?}")),
-        }
-    }
-
-    /// Resolves a parsed move text to a legal move.
-    fn resolve(&self, pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
-        if self.shared_moves() {
-            crate::notation::san::resolve_shared(pos, text)
-        } else {
-            crate::notation::san::resolve_in_list(pos, text, &self.legal_moves(pos))
-        }
-    }
-
-    /// The move in canonical notation, without check mark.
-    fn write_move(&self, pos: &Position, mv: &Move) -> String {
-        let rivals = match mv {
-            // SAN tells a move only from those of its kind onto its square.
-            Move::Piece(m) if self.shared_moves() => pos.legal_piece_moves_to(m.role, m.to),
-            _ => self.legal_moves(pos),
-        };
-        crate::notation::san::write_san(pos, mv, &rivals)
     }
 }

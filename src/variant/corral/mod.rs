@@ -49,9 +49,10 @@
 //! disambiguation); a group in long form, mover first then the carried
 //! pieces in the order K Q R B N P (`QKc2-c4`, `NBPPb2xc4`); the prison
 //! move `Kc5-prison`; one `=X` per promoting pawn.
+//!
+//! Text forms (move text, position-text fields): `notation/dialect/corral.rs`.
 
-mod movegen;
-mod notation;
+pub(crate) mod movegen;
 
 pub use movegen::{last_rank, second_rank, Work, PRISON_DOOR};
 
@@ -59,11 +60,9 @@ use self::movegen::{
     apply_step, move_group, to_piece_move, EpChance, Judge, Refusal, Step, StepKind,
 };
 use super::{Extra, PieceSpec, Rules, Spec, Variant};
-use crate::board::Board;
 use crate::color::Color;
-use crate::error::{MoveError, PlayError};
+use crate::error::PlayError;
 use crate::mv::{Move, MoveKind, PieceMove};
-use crate::notation::san::MoveText;
 use crate::piece::{Piece, Role, Roles, STACK_ORDER};
 use crate::position::{Effects, GameResult, Outcome, Position};
 use crate::square::Square;
@@ -142,7 +141,7 @@ fn state(pos: &Position) -> State {
 }
 
 /// The en passant chance of the side to move, in cells.
-fn ep_chance(pos: &Position) -> Option<EpChance> {
+pub(crate) fn ep_chance(pos: &Position) -> Option<EpChance> {
     let passed_sq = pos.ep?;
     let reached_sq = passed_sq.offset(0, -pos.turn.forward());
     let group = state(pos).ep_group;
@@ -158,14 +157,14 @@ fn ep_chance(pos: &Position) -> Option<EpChance> {
 }
 
 /// The king in the prison, if one entered it.
-fn prisoner(pos: &Position) -> Option<Color> {
+pub(crate) fn prisoner(pos: &Position) -> Option<Color> {
     pos.board
         .get(Square::PRISON)
         .filter(|c| c.is_occupied())
         .map(|c| c.color())
 }
 
-fn judge_for(pos: &Position) -> Judge<'static> {
+pub(crate) fn judge_for(pos: &Position) -> Judge<'static> {
     Judge::new(pos.tables(), pos.board.clone(), pos.turn, ep_chance(pos))
 }
 
@@ -220,7 +219,7 @@ fn find_step(pos: &Position, judge: &mut Judge, m: &PieceMove) -> Option<(Step, 
         .map(|s| (s, s.movers & (1 << m.role.index()) != 0))
 }
 
-fn refusal_reason(pos: &Position, s: &Step, r: Refusal) -> (&'static str, String) {
+pub(crate) fn refusal_reason(pos: &Position, s: &Step, r: Refusal) -> (&'static str, String) {
     let side = pos.turn.name().to_lowercase();
     let other = (!pos.turn).name();
     match r {
@@ -273,7 +272,7 @@ fn perft_steps(pos: &Position, ban: bool, work: &mut Work, scratch: &mut [Positi
 }
 
 /// Letters of a group in its side's case, in position-text order.
-fn group_letters(color: Color, roles: Roles) -> String {
+pub(crate) fn group_letters(color: Color, roles: Roles) -> String {
     roles
         .iter_in(&STACK_ORDER)
         .map(|r| Piece::new(color, r).char())
@@ -281,7 +280,7 @@ fn group_letters(color: Color, roles: Roles) -> String {
 }
 
 /// Reads letters of one side's pieces into a multiset.
-fn read_group(text: &str, what: &str) -> Result<(Color, Roles), String> {
+pub(crate) fn read_group(text: &str, what: &str) -> Result<(Color, Roles), String> {
     let mut color = None;
     let mut roles = Roles::EMPTY;
     for c in text.chars() {
@@ -549,70 +548,5 @@ impl Rules for Corral {
         } else {
             "#"
         }
-    }
-
-    fn extra_fields(&self, pos: &Position) -> Vec<String> {
-        let mut out = Vec::new();
-        if pos.ep.is_some() {
-            let group = ep_chance(pos).map(|e| e.group).unwrap_or_default();
-            out.push(format!("ep={}", group_letters(!pos.turn, group)));
-        }
-        if let Some(p) = pos.board.get(Square::PRISON).filter(|c| c.is_occupied()) {
-            out.push(format!("prison={}", group_letters(p.color(), p.roles())));
-        }
-        out
-    }
-
-    fn read_extra_fields(&self, pos: &mut Position, fields: &[&str]) -> Result<(), String> {
-        // CO-1: every Corral board has the prison.
-        let board = std::mem::replace(&mut pos.board, Board::rect(0, 0));
-        pos.board = board.with_prison();
-        let mut ep_group = None;
-        let mut prison = None;
-        for f in fields {
-            if let Some(v) = f.strip_prefix("ep=") {
-                if ep_group.is_some() {
-                    return Err("ep= given twice".into());
-                }
-                let (color, roles) = read_group(v, "ep=")?;
-                if color == pos.turn {
-                    return Err(format!(
-                        "ep=: the double step was {}'s, who moved last",
-                        !pos.turn
-                    ));
-                }
-                ep_group = Some(roles);
-            } else if let Some(v) = f.strip_prefix("prison=") {
-                if prison.is_some() {
-                    return Err("prison= given twice".into());
-                }
-                prison = Some(read_group(v, "prison=")?);
-            } else {
-                return Err(format!(
-                    "unexpected field {f:?}; Corral Chess reads ep=PIECES and prison=K"
-                ));
-            }
-        }
-        if ep_group.is_some() && pos.ep.is_none() {
-            return Err("ep= needs an en passant square in the fourth field".into());
-        }
-        if let Some((color, roles)) = prison {
-            pos.board
-                .set(Square::PRISON, crate::piece::Stack::of(color, roles));
-        }
-        let ep_group = match (pos.ep, ep_group) {
-            (Some(_), None) => Roles::one(Role::Pawn),
-            (_, g) => g.unwrap_or_default(),
-        };
-        pos.extra = Extra::Corral(State { ep_group });
-        Ok(())
-    }
-
-    fn resolve(&self, pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
-        notation::resolve(pos, text)
-    }
-
-    fn write_move(&self, pos: &Position, mv: &Move) -> String {
-        notation::write(pos, mv, &self.legal_moves(pos))
     }
 }

@@ -8,7 +8,7 @@
 //! list: checking a written sequence walks it step by step
 //! ([`walk::Walker::walk`]), mate and stalemate search for one legal turn
 //! with early exit and a transposition table, perft counts depth first,
-//! and [`swap_steps`] offers the sequences one step at a time for
+//! and `notation::dialect::swap::swap_steps` offers the sequences one step at a time for
 //! `postal moves`.
 //!
 //! Reading a written sequence (rules/swap.md, notation): a first square
@@ -29,20 +29,18 @@
 //! `r1bqk1nQ/pppp1prp/2n5/2b1p3/4P1p1/2N5/PPPP1P1P/R1BPKBNR b KQq - 2 4
 //! ko=r1bqk1nr/pppp1ppp/2n5/2b1p3/4P1P1/2N5/PPPP1P1P/R1BQKBNR`.
 //! Kings may be missing (SW-12), as in problems.
+//!
+//! Text forms (move text, position-text fields): `notation/dialect/swap.rs`.
 
 pub mod layout;
-mod text;
 pub mod walk;
-
-pub use text::{parse_prefix, swap_steps, SwapChoice, SwapSteps};
 
 use super::chess::{FIDE_PIECES, FIDE_PROMOTION};
 use super::{Extra, Rules, Spec, Variant};
 use crate::board::Board;
 use crate::color::Color;
-use crate::error::{MoveError, PlayError};
+use crate::error::PlayError;
 use crate::mv::{Move, SwapSequence};
-use crate::notation::san::MoveText;
 use crate::piece::{Piece, Role, Stack};
 use crate::position::{Effects, Position};
 use crate::square::Square;
@@ -86,7 +84,7 @@ pub fn ko(pos: &Position) -> Option<&Board> {
     }
 }
 
-fn set_ko(pos: &mut Position, ko: Option<Board>) {
+pub(crate) fn set_ko(pos: &mut Position, ko: Option<Board>) {
     pos.extra = match ko {
         Some(b) => Extra::Swap(State { ko: Some(b) }),
         None => Extra::None,
@@ -252,104 +250,6 @@ impl Rules for Swap {
             n += self.perft(&pos.play_unchecked(&Move::Swap(seq)), depth - 1);
         });
         n
-    }
-
-    /// The FIDE moves one by one, then the swap sequences grouped by
-    /// their first swap: `Qd1/g4/*` counts every turn that begins with
-    /// `Qd1/g4`, itself included (they are too many to list one by one).
-    fn divide(&self, pos: &Position, depth: u32) -> Vec<(String, u64)> {
-        let mut out: Vec<(String, u64)> = self
-            .legal_moves(pos)
-            .iter()
-            .map(|m| {
-                let n = if depth <= 1 {
-                    1
-                } else {
-                    self.perft(&pos.play_unchecked(m), depth - 1)
-                };
-                (pos.move_text(m), n)
-            })
-            .collect();
-        let label = |seq: &SwapSequence| {
-            let first = SwapSequence {
-                role: seq.role,
-                start: seq.start,
-                steps: seq.steps[..1].to_vec(),
-            };
-            format!("{}/*", crate::notation::san::write_swap(&first))
-        };
-        let mut walker = Walker::new(pos);
-        if depth <= 1 {
-            for s in walker.starts() {
-                let role = walker.piece(s).map(|p| p.role).unwrap_or(Role::Pawn);
-                for next in walker.next_steps(s, 0, u64::MAX) {
-                    if next.count == Some(0) {
-                        continue;
-                    }
-                    let seq = SwapSequence {
-                        role,
-                        start: walk::square_of(s),
-                        steps: vec![next.step],
-                    };
-                    out.push((label(&seq), next.count.unwrap_or(0)));
-                }
-            }
-            return out;
-        }
-        let mut groups: Vec<(String, u64)> = Vec::new();
-        walker.for_each_turn(&mut |seq| {
-            let n = self.perft(&pos.play_unchecked(&Move::Swap(seq.clone())), depth - 1);
-            let key = label(&seq);
-            match groups.last_mut() {
-                Some((k, total)) if *k == key => *total += n,
-                _ => groups.push((key, n)),
-            }
-        });
-        out.extend(groups);
-        out
-    }
-
-    fn extra_fields(&self, pos: &Position) -> Vec<String> {
-        match ko(pos) {
-            Some(b) => vec![format!("ko={}", crate::notation::fen::write_placement(b))],
-            None => Vec::new(),
-        }
-    }
-
-    fn read_extra_fields(&self, pos: &mut Position, fields: &[&str]) -> Result<(), String> {
-        let mut board = None;
-        for f in fields {
-            match f.strip_prefix("ko=") {
-                Some("-") if board.is_none() => {}
-                Some(text) if board.is_none() => {
-                    let p = crate::notation::fen::read_unvalidated(Variant::Swap, text)
-                        .map_err(|e| format!("in the KO placement: {e}"))?;
-                    board = Some(p.board);
-                }
-                Some(_) => return Err("the KO placement is given twice".into()),
-                None => {
-                    return Err(format!(
-                        "unexpected field {f:?}; Swap Chess has only ko=PLACEMENT (SW-9)"
-                    ))
-                }
-            }
-        }
-        set_ko(pos, board);
-        Ok(())
-    }
-
-    fn resolve(&self, pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
-        match text {
-            MoveText::Swap(t) => text::resolve_swap(pos, t, true).map(Move::Swap),
-            _ => crate::notation::san::resolve_in_list(pos, text, &self.legal_moves(pos)),
-        }
-    }
-
-    fn write_move(&self, pos: &Position, mv: &Move) -> String {
-        match mv {
-            Move::Swap(s) => crate::notation::san::write_swap(s),
-            Move::Piece(_) => crate::notation::san::write_san(pos, mv, &self.legal_moves(pos)),
-        }
     }
 }
 

@@ -1,15 +1,22 @@
-//! Corral move text (rules/corral.md, "Notation"): reading a parsed move
+//! Corral Chess text (rules/corral.md, "Notation"): the `ep=` and `prison=`
+//! fields, reading a parsed move
 //! against the position's stacks, explaining why a text names no legal
 //! move, and writing the canonical form.
 
-use super::movegen::{to_piece_move, Step, PRISON_DOOR};
-use super::{judge_for, prisoner, refusal_reason, second_rank};
+use super::san::{write_long, write_san, MoveText, PieceText};
+use super::Dialect;
+use crate::board::Board;
 use crate::error::MoveError;
 use crate::mv::Move;
-use crate::notation::san::{write_long, write_san, MoveText, PieceText};
 use crate::piece::{Role, Roles, Stack, MOVE_ORDER};
 use crate::position::Position;
 use crate::square::Square;
+use crate::variant::corral::movegen::{to_piece_move, Refusal, Step, PRISON_DOOR};
+use crate::variant::corral::{
+    ep_chance, group_letters, judge_for, prisoner, read_group, refusal_reason, second_rank, Corral,
+    State,
+};
+use crate::variant::{Extra, Rules};
 
 /// The canonical text of a move, without check mark: SAN for a piece
 /// moving alone, the long form for a group and for the prison.
@@ -100,7 +107,7 @@ pub fn resolve(pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
     match legal.as_slice() {
         [one] => Ok(Move::Piece(to_piece_move(&pos.board, one))),
         [] => {
-            let (s, r) = first_refusal.unwrap_or((matching[0], super::Refusal::OwnKing));
+            let (s, r) = first_refusal.unwrap_or((matching[0], Refusal::OwnKing));
             let (rule, reason) = refusal_reason(pos, &s, r);
             Err(MoveError::illegal_by(rule, reason))
         }
@@ -261,5 +268,75 @@ fn mover_reason(pos: &Position, mover: Role, from: Square, to: Square) -> Option
             }
         }
         _ => None,
+    }
+}
+
+/// Corral Chess text: stack moves, the `ep=` and `prisoner=` fields.
+pub struct CorralDialect;
+
+impl Dialect for CorralDialect {
+    fn extra_fields(&self, pos: &Position) -> Vec<String> {
+        let mut out = Vec::new();
+        if pos.ep.is_some() {
+            let group = ep_chance(pos).map(|e| e.group).unwrap_or_default();
+            out.push(format!("ep={}", group_letters(!pos.turn, group)));
+        }
+        if let Some(p) = pos.board.get(Square::PRISON).filter(|c| c.is_occupied()) {
+            out.push(format!("prison={}", group_letters(p.color(), p.roles())));
+        }
+        out
+    }
+
+    fn read_extra_fields(&self, pos: &mut Position, fields: &[&str]) -> Result<(), String> {
+        // CO-1: every Corral board has the prison.
+        let board = std::mem::replace(&mut pos.board, Board::rect(0, 0));
+        pos.board = board.with_prison();
+        let mut ep_group = None;
+        let mut prison = None;
+        for f in fields {
+            if let Some(v) = f.strip_prefix("ep=") {
+                if ep_group.is_some() {
+                    return Err("ep= given twice".into());
+                }
+                let (color, roles) = read_group(v, "ep=")?;
+                if color == pos.turn {
+                    return Err(format!(
+                        "ep=: the double step was {}'s, who moved last",
+                        !pos.turn
+                    ));
+                }
+                ep_group = Some(roles);
+            } else if let Some(v) = f.strip_prefix("prison=") {
+                if prison.is_some() {
+                    return Err("prison= given twice".into());
+                }
+                prison = Some(read_group(v, "prison=")?);
+            } else {
+                return Err(format!(
+                    "unexpected field {f:?}; Corral Chess reads ep=PIECES and prison=K"
+                ));
+            }
+        }
+        if ep_group.is_some() && pos.ep.is_none() {
+            return Err("ep= needs an en passant square in the fourth field".into());
+        }
+        if let Some((color, roles)) = prison {
+            pos.board
+                .set(Square::PRISON, crate::piece::Stack::of(color, roles));
+        }
+        let ep_group = match (pos.ep, ep_group) {
+            (Some(_), None) => Roles::one(Role::Pawn),
+            (_, g) => g.unwrap_or_default(),
+        };
+        pos.extra = Extra::Corral(State { ep_group });
+        Ok(())
+    }
+
+    fn resolve(&self, pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
+        resolve(pos, text)
+    }
+
+    fn write_move(&self, pos: &Position, mv: &Move) -> String {
+        write(pos, mv, &Corral.legal_moves(pos))
     }
 }

@@ -1,13 +1,17 @@
-//! Swap sequences as text: resolving what a player wrote, with or without
+//! Swap Chess text (rules/swap.md, notation): the `ko=` field, resolving what a player wrote, with or without
 //! P1's start square (rules/swap.md, notation), and offering the
 //! sequences one step at a time for `postal moves` (`--after PREFIX`).
 
-use super::walk::{bit_of, square_of, NextStep, StepError, Walker};
+use super::san::{self, parse_text, write_swap, MoveText, SwapText};
+use super::{divide_moves, Dialect};
 use crate::error::MoveError;
 use crate::mv::{Move, SwapSequence};
-use crate::notation::san::{parse_text, write_swap, MoveText, SwapText};
+use crate::notation::fen;
 use crate::piece::{Piece, Role};
 use crate::position::Position;
+use crate::variant::swap::walk::{bit_of, square_of, NextStep, StepError, Walker};
+use crate::variant::swap::{self, Swap};
+use crate::variant::{Rules, Variant};
 
 /// Most readings tried when a text leaves promotions out (four choices a
 /// promotion).
@@ -19,11 +23,7 @@ const CHOICE_BUDGET: u64 = 50_000;
 /// A written sequence resolved against the position: `as_turn` asks for a
 /// legal turn; without it, for a prefix P1 may still go on from (legal as
 /// far as it goes, the mover's king possibly in check, SW-6).
-pub(super) fn resolve_swap(
-    pos: &Position,
-    text: &SwapText,
-    as_turn: bool,
-) -> Result<SwapSequence, MoveError> {
+fn resolve_swap(pos: &Position, text: &SwapText, as_turn: bool) -> Result<SwapSequence, MoveError> {
     let us = pos.turn;
     let side = us.name().to_lowercase();
     let role = text.role.unwrap_or(Role::Pawn);
@@ -312,4 +312,97 @@ pub fn swap_steps(
         total,
         count,
     })
+}
+
+/// Swap Chess text: SAN and swap sequences, the `ko=` field, `divide`
+/// grouping the sequences by their first swap.
+pub struct SwapDialect;
+
+impl Dialect for SwapDialect {
+    fn extra_fields(&self, pos: &Position) -> Vec<String> {
+        match swap::ko(pos) {
+            Some(b) => vec![format!("ko={}", fen::write_placement(b))],
+            None => Vec::new(),
+        }
+    }
+
+    fn read_extra_fields(&self, pos: &mut Position, fields: &[&str]) -> Result<(), String> {
+        let mut board = None;
+        for f in fields {
+            match f.strip_prefix("ko=") {
+                Some("-") if board.is_none() => {}
+                Some(text) if board.is_none() => {
+                    let p = fen::read_unvalidated(Variant::Swap, text)
+                        .map_err(|e| format!("in the KO placement: {e}"))?;
+                    board = Some(p.board);
+                }
+                Some(_) => return Err("the KO placement is given twice".into()),
+                None => {
+                    return Err(format!(
+                        "unexpected field {f:?}; Swap Chess has only ko=PLACEMENT (SW-9)"
+                    ))
+                }
+            }
+        }
+        swap::set_ko(pos, board);
+        Ok(())
+    }
+
+    fn resolve(&self, pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
+        match text {
+            MoveText::Swap(t) => resolve_swap(pos, t, true).map(Move::Swap),
+            _ => san::resolve_in_list(pos, text, &Swap.legal_moves(pos)),
+        }
+    }
+
+    fn write_move(&self, pos: &Position, mv: &Move) -> String {
+        match mv {
+            Move::Swap(s) => san::write_swap(s),
+            Move::Piece(_) => san::write_san(pos, mv, &Swap.legal_moves(pos)),
+        }
+    }
+
+    /// The FIDE moves one by one, then the swap sequences grouped by
+    /// their first swap: `Qd1/g4/*` counts every turn that begins with
+    /// `Qd1/g4`, itself included (they are too many to list one by one).
+    fn divide(&self, pos: &Position, depth: u32) -> Vec<(String, u64)> {
+        let mut out = divide_moves(pos, &Swap.legal_moves(pos), depth);
+        let label = |seq: &SwapSequence| {
+            let first = SwapSequence {
+                role: seq.role,
+                start: seq.start,
+                steps: seq.steps[..1].to_vec(),
+            };
+            format!("{}/*", san::write_swap(&first))
+        };
+        let mut walker = Walker::new(pos);
+        if depth <= 1 {
+            for s in walker.starts() {
+                let role = walker.piece(s).map(|p| p.role).unwrap_or(Role::Pawn);
+                for next in walker.next_steps(s, 0, u64::MAX) {
+                    if next.count == Some(0) {
+                        continue;
+                    }
+                    let seq = SwapSequence {
+                        role,
+                        start: square_of(s),
+                        steps: vec![next.step],
+                    };
+                    out.push((label(&seq), next.count.unwrap_or(0)));
+                }
+            }
+            return out;
+        }
+        let mut groups: Vec<(String, u64)> = Vec::new();
+        walker.for_each_turn(&mut |seq| {
+            let n = Swap.perft(&pos.play_unchecked(&Move::Swap(seq.clone())), depth - 1);
+            let key = label(&seq);
+            match groups.last_mut() {
+                Some((k, total)) if *k == key => *total += n,
+                _ => groups.push((key, n)),
+            }
+        });
+        out.extend(groups);
+        out
+    }
 }
