@@ -114,7 +114,10 @@ fn ms(d: Duration) -> f64 {
 }
 
 fn variants(dir: &Path, new: &str, base: Option<&str>) {
-    println!("random games, {} runs alternating, median CPU per process:", 5);
+    println!(
+        "random games, {} runs alternating, median CPU per process:",
+        5
+    );
     for variant in Variant::ALL {
         let games = 1000;
         let (path, plies) = corpus(variant, games, dir);
@@ -190,7 +193,11 @@ fn long_game(dir: &Path, postal: &str) -> (PathBuf, String) {
                 .stdout(Stdio::null())
                 .output()
                 .expect("postal move");
-            assert!(out.status.success(), "{t}: {}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "{t}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
         return (path, texts[300].clone());
     }
@@ -207,7 +214,11 @@ fn one_move(dir: &Path, postal: &str, base: Option<&str>) {
     let mut fsyncs = Vec::new();
     for _ in 0..20 {
         for (i, (_, cpu, wall)) in runs.iter_mut().enumerate() {
-            let bin = if i == 0 { postal } else { base.expect("a base") };
+            let bin = if i == 0 {
+                postal
+            } else {
+                base.expect("a base")
+            };
             std::fs::write(&work, &bytes).expect("copy");
             let (c, w) = run(Command::new(bin)
                 .env("POSTAL_NOW", "2026-01-01T00:00:00Z")

@@ -82,7 +82,10 @@ fn run_tool(cmd: &mut Command) -> Option<Duration> {
         .stderr(Stdio::null())
         .status()
         .ok()?;
-    status.code().map(|c| c < 3)?.then(|| children_cpu() - before)
+    status
+        .code()
+        .map(|c| c < 3)?
+        .then(|| children_cpu() - before)
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -190,10 +193,15 @@ fn main() {
             c
         })
     };
-    let mut tools: Vec<(String, Box<dyn FnMut() -> Command>)> =
-        vec![("postal verify".into(), verify_cmd(postal.clone(), path.clone()))];
+    let mut tools: Vec<(String, Box<dyn FnMut() -> Command>)> = vec![(
+        "postal verify".into(),
+        verify_cmd(postal.clone(), path.clone()),
+    )];
     if let Some(b) = &base {
-        tools.push((format!("base {b} verify"), verify_cmd(b.clone(), path.clone())));
+        tools.push((
+            format!("base {b} verify"),
+            verify_cmd(b.clone(), path.clone()),
+        ));
     }
     let file = path.clone();
     tools.push((
@@ -220,9 +228,14 @@ fn main() {
     }
     let extract = times[times.len() - 1].map(rate);
     if let (Some(o), Some(e)) = (ours, extract) {
-        println!("ratio postal verify / pgn-extract -r: {:.2}x (target 2x)", o / e);
+        println!(
+            "ratio postal verify / pgn-extract -r: {:.2}x (target 2x)",
+            o / e
+        );
     }
-    if let (Some(o), true, Some(Some(b))) = (ours, base.is_some(), times.get(1).map(|t| t.map(rate))) {
+    if let (Some(o), true, Some(Some(b))) =
+        (ours, base.is_some(), times.get(1).map(|t| t.map(rate)))
+    {
         println!("ratio postal verify / base verify:    {:.2}x", o / b);
     }
 
@@ -231,7 +244,10 @@ fn main() {
     let part = slice(&path, n);
     let file = part.clone();
     let mut tools: Vec<(String, Box<dyn FnMut() -> Command>)> = vec![
-        ("postal verify".into(), verify_cmd(postal.clone(), part.clone())),
+        (
+            "postal verify".into(),
+            verify_cmd(postal.clone(), part.clone()),
+        ),
         (
             "python-chess".into(),
             Box::new(move || {

@@ -156,7 +156,10 @@ impl Position {
                         }
                         continue;
                     }
-                    if !c.is_off() && ray.mode.captures() && may_take(c, i) && push(i, rank, forward)
+                    if !c.is_off()
+                        && ray.mode.captures()
+                        && may_take(c, i)
+                        && push(i, rank, forward)
                     {
                         return true;
                     }

@@ -388,8 +388,7 @@ impl Builder {
             .or_else(|| cur.result_tag.as_ref().map(|(r, _)| normalize_result(r)));
         self.spare = std::mem::take(&mut cur.spare);
         let room = SPARE.saturating_sub(self.spare.len());
-        self.spare
-            .extend(cur.line.history.drain(..).take(room));
+        self.spare.extend(cur.line.history.drain(..).take(room));
         self.done.push(cur.game);
     }
 }
