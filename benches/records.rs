@@ -93,9 +93,12 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
+/// A tool by name, and how to make its command.
+type Tool = (String, Box<dyn FnMut() -> Command>);
+
 /// The tools run alternately, `RUNS` times each: the median CPU time of
 /// each (`None` for a tool that did not run).
-fn alternate(tools: &mut [(String, Box<dyn FnMut() -> Command>)]) -> Vec<Option<Duration>> {
+fn alternate(tools: &mut [Tool]) -> Vec<Option<Duration>> {
     let mut times: Vec<Option<Vec<Duration>>> = tools.iter().map(|_| Some(Vec::new())).collect();
     for _ in 0..RUNS {
         for (i, (_, make)) in tools.iter_mut().enumerate() {
@@ -193,7 +196,7 @@ fn main() {
             c
         })
     };
-    let mut tools: Vec<(String, Box<dyn FnMut() -> Command>)> = vec![(
+    let mut tools: Vec<Tool> = vec![(
         "postal verify".into(),
         verify_cmd(postal.clone(), path.clone()),
     )];
@@ -243,7 +246,7 @@ fn main() {
     let n = 2000;
     let part = slice(&path, n);
     let file = part.clone();
-    let mut tools: Vec<(String, Box<dyn FnMut() -> Command>)> = vec![
+    let mut tools: Vec<Tool> = vec![
         (
             "postal verify".into(),
             verify_cmd(postal.clone(), part.clone()),
