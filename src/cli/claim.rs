@@ -34,6 +34,8 @@ pub struct Args {
     /// side for a time forfeit).
     #[arg(long = "as", value_enum, value_name = "SIDE")]
     pub side: Option<Side>,
+    #[command(flatten)]
+    pub mail: super::mail::MailFlags,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
@@ -47,5 +49,6 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         g.claim(kind, args.side.map(Into::into), now)
     })
     .map_err(|e| game_error(&args.file, e))?;
-    emit(out, &format!("Claim granted. Game over: {ending}\n"))
+    emit(out, &format!("Claim granted. Game over: {ending}\n"))?;
+    super::mail::after_save(&args.file, &args.mail, now, out)
 }

@@ -23,12 +23,8 @@ pub struct Args {
     /// A comment to keep with the move.
     #[arg(long, value_name = "TEXT")]
     pub comment: Option<String>,
-    /// Then mail the player to move (see `postal mail`).
-    #[arg(long)]
-    pub mail: bool,
-    /// Mail settings file (TOML), with --mail.
-    #[arg(long, value_name = "FILE", requires = "mail")]
-    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub mail: super::mail::MailFlags,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
@@ -45,8 +41,5 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     text.push('\n');
     text.push_str(&standing(&game, now));
     emit(out, &text)?;
-    if args.mail {
-        super::mail::after_save(&args.file, &game, args.config.as_deref(), now, out)?;
-    }
-    Ok(())
+    super::mail::after_save(&args.file, &args.mail, now, out)
 }

@@ -30,12 +30,8 @@ pub struct Args {
     /// ("10d+1d"); units d, h, m. No time control when absent.
     #[arg(long, value_name = "SPEC")]
     pub time_control: Option<String>,
-    /// Then mail White the first notice (see `postal mail`).
-    #[arg(long)]
-    pub mail: bool,
-    /// Mail settings file (TOML), with --mail.
-    #[arg(long, value_name = "FILE", requires = "mail")]
-    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub mail: super::mail::MailFlags,
 }
 
 fn player(text: Option<&str>) -> Result<Player, CliError> {
@@ -73,8 +69,5 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     );
     text.push_str(&summary(&game, now));
     emit(out, &text)?;
-    if args.mail {
-        super::mail::after_save(path, &game, args.config.as_deref(), now, out)?;
-    }
-    Ok(())
+    super::mail::after_save(path, &args.mail, now, out)
 }

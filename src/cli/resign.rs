@@ -16,11 +16,14 @@ pub struct Args {
     /// The side resigning (default: the side to move).
     #[arg(long = "as", value_enum, value_name = "SIDE")]
     pub side: Option<Side>,
+    #[command(flatten)]
+    pub mail: super::mail::MailFlags,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     let now = clock()?.now();
     let (_, ending) = store::update(&args.file, |g| g.resign(args.side.map(Into::into), now))
         .map_err(|e| game_error(&args.file, e))?;
-    emit(out, &format!("Game over: {ending}\n"))
+    emit(out, &format!("Game over: {ending}\n"))?;
+    super::mail::after_save(&args.file, &args.mail, now, out)
 }

@@ -28,6 +28,7 @@
 //! `position` is a cache of the position after `moves`.
 
 use super::clock::TimeControl;
+use super::notices::NoticeRecord;
 use super::GameError;
 use crate::color::Color;
 use crate::position::{GameResult, Outcome};
@@ -65,25 +66,14 @@ impl Player {
             None if t.contains('@') && !t.contains(char::is_whitespace) => ("", Some(t)),
             None => (t, None),
         };
-        if let Some(e) = email {
-            let ok = e
-                .split_once('@')
-                .is_some_and(|(a, b)| !a.is_empty() && !b.is_empty())
-                && !e.contains(char::is_whitespace)
-                && !e.contains(['<', '>']);
-            if !ok {
-                return Err(format!("player {text:?}: {e:?} is not a mail address"));
-            }
-        }
-        if name.contains(['<', '>', '\n']) {
-            return Err(format!(
-                "player {text:?}: the name may not contain < > or a line break"
-            ));
-        }
-        Ok(Player {
+        let player = Player {
             name: (!name.is_empty()).then(|| name.to_string()),
             email: email.map(str::to_string),
-        })
+        };
+        player
+            .check()
+            .map_err(|e| format!("player {text:?}: {e}"))?;
+        Ok(player)
     }
 
     /// The player for people: `Ana <ana@example.org>`, or the side's name
@@ -216,7 +206,7 @@ impl Event {
     }
 }
 
-mod side_name {
+pub(crate) mod side_name {
     use crate::color::Color;
     use serde::{Deserialize, Deserializer, Serializer};
 
@@ -283,10 +273,17 @@ pub struct GameFile {
     #[serde(default)]
     pub time_control: Option<TimeControl>,
     pub created: DateTime<Utc>,
+    /// The game's own id (random, given at `new`; see [`super::notices`]
+    /// for files without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     #[serde(default)]
     pub moves: Vec<MoveRecord>,
     #[serde(default)]
     pub events: Vec<Event>,
+    /// Every notice mailed about the game, oldest first ([`super::notices`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<NoticeRecord>,
     #[serde(default)]
     pub result: Option<Ending>,
     /// The position after `moves`: a cache, checked on loading.

@@ -11,14 +11,20 @@
 //! - [`store`]: reading and writing the file: atomic replacement under an
 //!   advisory lock, so a failed or interrupted command leaves the old file.
 //! - [`clock`]: the time, passed in, and time controls.
+//! - [`notices`]: the acts in order, who hears of each, the game id and
+//!   the record of the notices mailed.
+//! - [`address`]: the one check of player names and mail addresses.
 
 pub mod acts;
+pub mod address;
 pub mod clock;
 pub mod file;
+pub mod notices;
 pub mod state;
 pub mod store;
 
 pub use clock::{Clock, FixedClock, SystemClock, TimeControl};
+pub use notices::{ActRef, NoticeRecord, Reason, Recipient};
 pub use state::{Claim, Game, GameFile, MoveReport, Player, FORMAT};
 pub use store::apply_move;
 

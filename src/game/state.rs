@@ -17,6 +17,7 @@
 
 use super::clock::{TimeControl, Turn};
 use super::file::{check_format, json_error};
+use super::notices::new_game_id;
 use super::GameError;
 use crate::color::Color;
 use crate::position::{GameResult, Outcome, Position};
@@ -102,8 +103,10 @@ impl Game {
             players,
             time_control,
             created: now,
+            id: Some(new_game_id()),
             moves: Vec::new(),
             events: Vec::new(),
+            notices: Vec::new(),
             result: None,
             position: text,
         };
@@ -202,6 +205,7 @@ impl Game {
             )));
         }
         game.file.result = derived;
+        game.check_notices()?;
         Ok(game)
     }
 
@@ -313,6 +317,11 @@ impl Game {
             move_number(&self.positions[index]),
             self.file.moves[index].canonical
         )
+    }
+
+    /// The file, for the modules that add to it (the notices record).
+    pub(super) fn file_mut(&mut self) -> &mut GameFile {
+        &mut self.file
     }
 
     pub(super) fn sync_cache(&mut self) {

@@ -1,10 +1,19 @@
-//! Mail to the player to move (DESIGN.md, "Mail"): composing the message
-//! ([`compose`]), the settings ([`config`]) and the ways to send it
-//! ([`transport`]: an outbox folder of `.eml` files, the default, so mail
-//! works with no server; `sendmail`; SMTP with STARTTLS or TLS and AUTH).
+//! Mail (DESIGN.md, "Mail"): a notice of every act to the players who
+//! should hear of it (who, decided in [`crate::game::notices`]), one thread
+//! a game.
+//!
+//! - [`notice`]: what a notice says; [`compose`]: the message, its headers
+//!   and threading; [`post`]: sending the acts not yet mailed and recording
+//!   them in the state file.
+//! - [`transport`]: the ways to send: an outbox Maildir ([`maildir`]), the
+//!   default, so mail works with no server; `sendmail`; SMTP with STARTTLS
+//!   or TLS and AUTH. [`config`]: the settings.
 
 pub mod compose;
 pub mod config;
+pub mod maildir;
+pub mod notice;
+pub mod post;
 pub mod transport;
 
 use std::fmt;

@@ -1,15 +1,15 @@
-//! Sending: to an outbox folder (one `.eml` file a message, written
-//! atomically), through a `sendmail` program, or over SMTP (STARTTLS or
+//! Sending: to an outbox Maildir ([`super::maildir`]), through a
+//! `sendmail` program, or over SMTP (STARTTLS or
 //! implicit TLS with rustls, AUTH with a user and password). Errors say
 //! what went wrong in the user's terms (refused connection, refused login,
 //! refused recipient, timeout).
 
 use super::config::{Config, Security, TransportKind};
+use super::maildir::Maildir;
 use super::MailError;
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{Message, SendmailTransport, SmtpTransport, Transport};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Where a message went.
@@ -30,22 +30,16 @@ impl std::fmt::Display for Delivery {
     }
 }
 
-/// Sends `msg`. `outbox_default` is the outbox folder used when the
-/// settings name none (the game file's folder's `outbox`); `stem` names
-/// the `.eml` file there.
-pub fn send(
-    config: &Config,
-    msg: &Message,
-    outbox_default: &Path,
-    stem: &str,
-) -> Result<Delivery, MailError> {
+/// Sends `msg`. `outbox_default` is the outbox Maildir used when the
+/// settings name none (the game file's folder's `outbox`).
+pub fn send(config: &Config, msg: &Message, outbox_default: &Path) -> Result<Delivery, MailError> {
     match config.transport {
         TransportKind::Outbox => {
             let dir = config
                 .outbox
                 .clone()
                 .unwrap_or_else(|| outbox_default.to_path_buf());
-            write_outbox(&dir, stem, &msg.formatted()).map(Delivery::Outbox)
+            write_outbox(&dir, &msg.formatted()).map(Delivery::Outbox)
         }
         TransportKind::Sendmail => {
             let cmd = config
@@ -62,27 +56,10 @@ pub fn send(
     }
 }
 
-/// Writes one message into the outbox folder, atomically.
-pub fn write_outbox(dir: &Path, stem: &str, bytes: &[u8]) -> Result<PathBuf, MailError> {
+/// Delivers one message into the outbox Maildir (created when missing).
+pub fn write_outbox(dir: &Path, bytes: &[u8]) -> Result<PathBuf, MailError> {
     let io = |e: std::io::Error| MailError::Io(format!("outbox {}: {e}", dir.display()));
-    std::fs::create_dir_all(dir).map_err(io)?;
-    let safe: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let path = dir.join(format!("{safe}.eml"));
-    let tmp = dir.join(format!(".{safe}.eml.tmp"));
-    let mut f = std::fs::File::create(&tmp).map_err(io)?;
-    f.write_all(bytes).map_err(io)?;
-    f.sync_all().map_err(io)?;
-    std::fs::rename(&tmp, &path).map_err(io)?;
-    Ok(path)
+    Maildir::create(dir).map_err(io)?.deliver(bytes).map_err(io)
 }
 
 fn send_smtp(config: &Config, msg: &Message) -> Result<Delivery, MailError> {
