@@ -371,7 +371,13 @@ fn standard_input_is_read_with_a_dash() {
 #[test]
 fn canonical_pgn_reads_back_to_itself() {
     let pgn = stdout_of(&["convert", &fixture("clean.pgn"), "--to", "pgn"], 0);
-    assert!(pgn.contains("[Variant \"Gardner minichess\"]\n"), "{pgn}");
+    // The tag value other programs know (issue 17).
+    assert!(pgn.contains("[Variant \"gardner\"]\n"), "{pgn}");
+    // Comments (`;` ones too), NAGs, glyphs and variations are kept.
+    assert!(
+        pgn.contains("{a line comment} 1. f3 {a weak move} 1... e5 $2 2. g4 $6 (2. e4 Qh4+ 3. g3\nQxg3+ (3... Qxe4+ 4. Qe2) 4. hxg3 Bc5) 2... Qh4# 0-1"),
+        "{pgn}"
+    );
     assert!(
         pgn.contains("[SetUp \"1\"]\n[FEN \"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 30\"]\n"),
         "{pgn}"
@@ -399,7 +405,7 @@ fn canonical_pgn_reads_back_to_itself() {
         0,
     );
     assert!(
-        pgn.contains("10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8"),
+        pgn.contains("10. Nxb5 $1 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8\n{White gives up"),
         "{pgn}"
     );
 }

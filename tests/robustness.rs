@@ -14,37 +14,12 @@
 
 #[path = "../fuzz/src/lib.rs"]
 mod checks;
+mod playout;
 
+use playout::Rng;
 use postal::board::Board;
 use postal::notation::{fen, san};
 use postal::{Position, Square, Variant};
-
-/// xorshift64: small, fast and the same on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    /// A number in `0..n` (`n` > 0).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 /// Valid position texts, fields and odd boards.
 const POSITIONS: &[&str] = &[

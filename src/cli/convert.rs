@@ -1,13 +1,15 @@
-//! `postal convert RECORD --to pgn|fen|ascii|json|svg|png|html [--ply N]
-//! [-o OUT]`: a record to canonical PGN, the position text or a diagram
-//! (ASCII, SVG, PNG) after a ply, JSON of its moves and positions, or a
-//! self-contained HTML page that replays the game. Only sound records convert:
-//! otherwise the first error is printed and nothing is written.
+//! `postal convert RECORD --to pgn|text|fen|ascii|json|svg|png|html [--ply N]
+//! [-o OUT]`: a record (PGN, published text, or a game's state file) to
+//! canonical PGN (comments and variations carried over), published text
+//! with diagrams, the position text or a diagram (ASCII, SVG, PNG) after a
+//! ply, JSON of its moves and positions, or a self-contained HTML page that
+//! replays the game. Only sound records convert: otherwise the first error
+//! is printed and nothing is written.
 
-use super::verify::{record_options, FormatArg};
+use super::verify::{read_record, record_options, FormatArg};
 use super::CliError;
 use crate::record::game::Game;
-use crate::record::verify::{self, render_issue, Unreadable};
+use crate::record::verify::{render_issue, Unreadable};
 use crate::record::{writer, Severity};
 use crate::render;
 use std::io::Write;
@@ -15,8 +17,12 @@ use std::io::Write;
 /// What to convert to.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
-    /// Canonical PGN with Variant, SetUp and FEN tags as needed.
+    /// Canonical PGN with Variant, SetUp and FEN tags as needed, the
+    /// comments, NAGs and variations carried over.
     Pgn,
+    /// Published text: the score a move a line, with ASCII diagrams of
+    /// the start, every ten moves and the end (verify reads it back).
+    Text,
     /// The position text (FEN for chess) after --ply.
     Fen,
     /// An ASCII diagram after --ply, in the rule pages' style.
@@ -33,15 +39,18 @@ pub enum Target {
 
 /// Convert a game record to another form.
 ///
-/// Canonical PGN (Variant, SetUp and FEN tags as needed; comments and
-/// variations are not carried over), the position text or an ASCII
-/// diagram after a ply, or JSON of the moves and the position after each
-/// ({"format": "postal-record/1", "games": [...]}). Only sound records
-/// convert: otherwise the first error is printed, nothing is written, and
-/// the exit status is 1.
+/// Canonical PGN (Variant, SetUp and FEN tags as needed; comments, NAGs
+/// and variations carried over), published text with diagrams, the
+/// position text or an ASCII diagram after a ply, or JSON of the moves and
+/// the position after each ({"format": "postal-record/1", "games":
+/// [...]}). A game's state file converts as the record of the game played
+/// (its moves' comments and the other acts as comments). Only sound
+/// records convert: otherwise the first error is printed, nothing is
+/// written, and the exit status is 1.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The record: PGN or published text (`-` reads standard input).
+    /// The record: PGN, published text or a game's state file (`-` reads
+    /// standard input).
     pub record: String,
     /// The output form.
     #[arg(long, value_enum)]
@@ -73,7 +82,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     opts.keep_moves = true;
     let mut games: Vec<Game> = Vec::new();
     let path = args.record.as_str();
-    verify::read_file(
+    read_record(
         path,
         args.format.map(FormatArg::format),
         &opts,
@@ -106,7 +115,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             }
         },
         None => match args.to {
-            Target::Pgn | Target::Json => games.iter().collect(),
+            Target::Pgn | Target::Text | Target::Json => games.iter().collect(),
             _ => games.iter().take(1).collect(),
         },
     };
@@ -123,6 +132,12 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             .iter()
             .map(|g| writer::pgn(g))
             .collect::<String>()
+            .into_bytes(),
+        Target::Text => chosen
+            .iter()
+            .map(|g| render::score::score(g, 10))
+            .collect::<Vec<_>>()
+            .join("\n")
             .into_bytes(),
         Target::Json => {
             let owned: Vec<Game> = chosen.iter().map(|g| (*g).clone()).collect();

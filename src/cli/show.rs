@@ -1,6 +1,7 @@
 //! `postal show FILE`: the current position of a game (or the one after
 //! `--ply N`) as an ASCII or Unicode diagram with the game's state, an SVG
-//! or PNG image (last move and check highlighted), position text, or JSON.
+//! or PNG image (last move and check highlighted), position text, or JSON;
+//! or the whole game as PGN or as an HTML page that replays it.
 
 use super::game::{clock, load, players, standing, TIME_HELP};
 use super::CliError;
@@ -26,6 +27,11 @@ pub enum Format {
     Svg,
     /// A PNG image of the board (write it with -o).
     Png,
+    /// The game's record as PGN: tags, moves, comments, and the other
+    /// acts as comments (--ply is not used).
+    Pgn,
+    /// A self-contained HTML page replaying the game, open at --ply.
+    Html,
 }
 
 /// Show a game's position.
@@ -137,6 +143,27 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
         Format::Fen => format!("{}\n", pos.to_text()).into_bytes(),
         Format::Json => json(&game, ply, now).into_bytes(),
+        Format::Pgn => crate::game::pgn::pgn(&game).into_bytes(),
+        Format::Html => {
+            let record = crate::game::pgn::record(&game);
+            let moves: Vec<_> = record.moves.iter().map(|m| m.mv.clone()).collect();
+            let p = &game.file().players;
+            let info = render::html::GameInfo {
+                title: String::new(),
+                white: p.white.short(crate::color::Color::White),
+                black: p.black.short(crate::color::Color::Black),
+                result: game.result().map(|e| e.to_string()),
+                details: record
+                    .tag("TimeControl")
+                    .map(|t| format!("Time control {t} (seconds)"))
+                    .into_iter()
+                    .collect(),
+                start_ply: ply,
+            };
+            render::html::game(&record.start, &moves, &info, &opts)
+                .map_err(|e| CliError::rule(e.to_string()))?
+                .into_bytes()
+        }
     };
     match &args.output {
         Some(path) => {

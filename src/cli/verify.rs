@@ -33,9 +33,16 @@ impl FormatArg {
 /// results.
 ///
 /// Reads PGN (tags, comments, variations, NAGs, several games a file,
-/// streamed game by game) and scores printed in prose (move numbers, moves
+/// streamed game by game), scores printed in prose (move numbers, moves
 /// in any notation, commentary in parentheses, ASCII diagrams checked
-/// square by square; a move number going back to 1 starts a new game).
+/// square by square; a move number going back to 1 starts a new game),
+/// and game files (postal-game/1, read as the PGN of the game played).
+/// Every move form `postal moves` prints reads in both (`Nc3 @f3`,
+/// `e3 @(0,3)`, `QKc2-c4`, `Kc5-prison`, `Qd1/g4/g7`), as do Game
+/// Courier's coordinates and parts joined by `;` (`b1-c3; @f3`) and
+/// engines' `g1f3`, `e7e8q` (with a note). A byte-order mark, a tag
+/// section without moves (a game of its own), a repeated tag and a move
+/// number for the wrong side are warnings; null moves (`--`, `Z0`) errors.
 /// Each problem is reported with file:line:col, the source line, a caret,
 /// what was expected and found, and the rule id; a summary line ends the
 /// report. After an error, verification picks the game up again when only
@@ -51,8 +58,8 @@ impl FormatArg {
 /// "unreadable", "errors", "warnings", "notes"}}.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Record files: PGN, or published text with a score in prose (`-`
-    /// reads standard input).
+    /// Record files: PGN, published text with a score in prose, or a
+    /// game's state file (`-` reads standard input).
     #[arg(required = true, value_name = "RECORD")]
     pub records: Vec<String>,
     /// The variant, overriding any Variant tag (default: the tag, else
@@ -70,6 +77,38 @@ pub struct Args {
     /// texts that start with a tag pair).
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
+}
+
+/// Reads a record file, or a game's state file (`postal-game/1`) as the
+/// record of the game played (its PGN, see `game::pgn`).
+pub fn read_record(
+    path: &str,
+    format: Option<Format>,
+    opts: &Options,
+    on_game: &mut dyn FnMut(Game, u64),
+) -> Result<usize, Unreadable> {
+    match game_file_pgn(path)? {
+        Some(pgn) => verify::read(path, pgn.as_bytes(), Some(Format::Pgn), opts, on_game),
+        None => verify::read_file(path, format, opts, on_game),
+    }
+}
+
+/// The PGN of a game's state file; `None` for any other file.
+fn game_file_pgn(path: &str) -> Result<Option<String>, Unreadable> {
+    if path == "-" {
+        return Ok(None);
+    }
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .map_err(|e| Unreadable(e.to_string()))?;
+    let head = String::from_utf8_lossy(&head[..n]);
+    if !(head.trim_start().starts_with('{') && head.contains("\"postal-game/")) {
+        return Ok(None);
+    }
+    let game = crate::game::store::load(std::path::Path::new(path))
+        .map_err(|e| Unreadable(format!("a game file that does not load: {e}")))?;
+    Ok(Some(crate::game::pgn::pgn(&game)))
 }
 
 /// Reads `--variant` and `--legend` into builder options.
@@ -196,7 +235,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
         let mut first = true;
         let mut failed_write = None;
-        let res = verify::read_file(path, format, &opts, &mut |game, bytes| {
+        let res = read_record(path, format, &opts, &mut |game, bytes| {
             summary.add(&game);
             let text = game_text(path, &game, json, first);
             first = false;

@@ -14,12 +14,14 @@
 //! - [`notices`]: the acts in order, who hears of each, the game id and
 //!   the record of the notices mailed.
 //! - [`address`]: the one check of player names and mail addresses.
+//! - [`pgn`]: the game as a record (PGN), for `verify`, `convert`, `show`.
 
 pub mod acts;
 pub mod address;
 pub mod clock;
 pub mod file;
 pub mod notices;
+pub mod pgn;
 pub mod state;
 pub mod store;
 

@@ -28,7 +28,8 @@ fn word(input: &str) -> IResult<&str, &str> {
 
 /// Splits movetext into move tokens: move numbers (`12.`, `12...`) are
 /// dropped, also when glued to the move (`1.e4`); a placement written after
-/// a space (`Nb1-c3 @f3`) joins the move before it; results (`1-0`, `0-1`,
+/// a space (`Nb1-c3 @f3`) joins the move before it, as does a part after
+/// `;` (Game Courier: `b1-c3; @f3`); results (`1-0`, `0-1`,
 /// `1/2-1/2`, `*`) end the list.
 pub fn tokens(text: &str) -> Vec<Token<'_>> {
     let mut out: Vec<Token> = Vec::new();
@@ -52,7 +53,9 @@ pub fn tokens(text: &str) -> Vec<Token<'_>> {
             break;
         }
         let end = start + w.len();
-        if w.starts_with('@') {
+        // A placement, or any part after Game Courier's `;`, belongs to
+        // the turn before it (and is refused there if it does not fit).
+        if w.starts_with('@') || out.last().is_some_and(|p| p.text.ends_with(';')) {
             if let Some(prev) = out.last_mut() {
                 prev.span.end = end;
                 prev.text = &text[prev.span.start..end];

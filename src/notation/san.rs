@@ -156,26 +156,46 @@ fn squares_part(input: &str) -> IResult<&str, Origin> {
     .parse(input)
 }
 
+/// `@f3` after the move, after blanks or Game Courier's `;` joining the
+/// parts of a turn (`b1-c3; @f3`).
 fn placement(input: &str) -> IResult<&str, Option<Square>> {
-    opt(preceded((space0, char('@'), space0), square)).parse(input)
+    opt(preceded(
+        (space0, opt((char(';'), space0)), char('@'), space0),
+        square,
+    ))
+    .parse(input)
+}
+
+/// The promotion of a coordinate move as engines write it: `e7e8q`.
+fn coordinate_promotion(input: &str) -> IResult<&str, Vec<Role>> {
+    let role = |c: char| Role::from_char(c.to_ascii_uppercase()).filter(|&r| r != Role::Pawn);
+    map(
+        satisfy(move |c| c.is_ascii_lowercase() && role(c).is_some()),
+        move |c| role(c).into_iter().collect(),
+    )
+    .parse(input)
 }
 
 fn piece_move(input: &str) -> IResult<&str, MoveText> {
-    map(
-        (many0(role_letter), squares_part, promotion, placement),
-        |(roles, (from_file, from_rank, capture, to), promotions, place)| {
-            MoveText::Piece(PieceText {
-                roles,
-                from_file,
-                from_rank,
-                capture,
-                to,
-                promotions,
-                place,
-            })
-        },
-    )
-    .parse(input)
+    let (rest, roles) = many0(role_letter).parse(input)?;
+    let (rest, (from_file, from_rank, capture, to)) = squares_part(rest)?;
+    let coordinates = roles.is_empty() && from_file.is_some() && from_rank.is_some();
+    let (rest, promotions) = if coordinates {
+        alt((coordinate_promotion, promotion)).parse(rest)?
+    } else {
+        promotion(rest)?
+    };
+    let (rest, place) = placement(rest)?;
+    let text = PieceText {
+        roles,
+        from_file,
+        from_rank,
+        capture,
+        to,
+        promotions,
+        place,
+    };
+    Ok((rest, MoveText::Piece(text)))
 }
 
 fn swap_step(input: &str) -> IResult<&str, SwapStep> {
@@ -268,9 +288,17 @@ pub fn parse_text(text: &str) -> Result<ParsedMove, ParseError> {
         Ok(("", parsed)) => Ok(parsed),
         Ok((rest, _)) => {
             let at = lead + body.len() - rest.len();
+            let message = match rest.trim_start().strip_prefix(';') {
+                // Game Courier joins the parts of one turn with `;`.
+                Some(part) => format!(
+                    "`;` joins the parts of one turn, and {:?} is no part of a turn: only a Building Chess turn has a second part, the square it adds (`Nb1-c3; @f3`); write one move a turn",
+                    part.trim()
+                ),
+                None => format!("unexpected {rest:?} after the move"),
+            };
             Err(ParseError::new(
                 Span::new(at, lead + body.len()),
-                format!("unexpected {rest:?} after the move; {expected}"),
+                format!("{message}; {expected}"),
             ))
         }
         Err(_) => Err(ParseError::new(
@@ -383,9 +411,12 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
 
 /// Does the piece move `m` match what `t` says? The capture mark is not
 /// required to match (older texts are loose about it); everything else is.
+/// A move from square to square without a letter (`b1-c3`, `g1f3`, as
+/// Game Courier and engines write) is a move of whatever stands there.
 pub fn piece_matches(t: &PieceText, m: &PieceMove) -> bool {
     m.to == t.to
-        && m.role == t.mover()
+        && (m.role == t.mover()
+            || (t.roles.is_empty() && t.from_file.is_some() && t.from_rank.is_some()))
         && m.carried == t.carried()
         && t.from_file.is_none_or(|f| f == m.from.file)
         && t.from_rank.is_none_or(|r| r == m.from.rank)

@@ -90,6 +90,24 @@ impl Builder {
                 value_span,
             } => {
                 let cur = self.current(value_span);
+                if let Some((_, first)) = cur
+                    .tag_spans
+                    .iter()
+                    .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                {
+                    // Readers differ on which value counts; the first is
+                    // kept, and the reader is told.
+                    let issue = Issue::warning(
+                        IssueKind::Tag,
+                        value_span,
+                        format!("the tag {name} is given again; the first value is kept"),
+                    )
+                    .found(value.to_string())
+                    .related(*first);
+                    cur.game.issues.push(issue);
+                    return;
+                }
+                cur.tag_spans.push((name.to_string(), value_span));
                 let entry = (value.to_string(), value_span);
                 match name.to_ascii_lowercase().as_str() {
                     "variant" => cur.variant_tag = Some(entry),
@@ -122,18 +140,41 @@ impl Builder {
                     }
                 }
             }
+            Event::Nag { nag, .. } if self.opts.keep_moves => {
+                if let Some(m) = self.cur.as_mut().and_then(Current::last_kept) {
+                    m.nags.push(nag);
+                }
+            }
+            Event::Comment { text, span } if self.opts.keep_moves => {
+                let cur = self.current(span);
+                let text = text.trim().to_string();
+                match cur.last_kept() {
+                    Some(m) => m.after.push(text),
+                    None => cur.waiting_comments.push(text),
+                }
+            }
             Event::Nag { .. } | Event::Comment { .. } => {}
             Event::BeginVariation { span } => {
                 self.current(span);
                 self.start();
                 if let Some(cur) = self.cur.as_mut() {
                     cur.begin_variation(span);
+                    if self.opts.keep_moves {
+                        cur.variation_moves.push(Vec::new());
+                        cur.waiting_comments.clear();
+                    }
                 }
             }
             Event::EndVariation { .. } => {
                 if let Some(cur) = self.cur.as_mut() {
                     if let Some(parent) = cur.saved.pop() {
                         cur.line = parent;
+                        if let Some(moves) = cur.variation_moves.pop() {
+                            cur.waiting_comments.clear();
+                            if let Some(m) = cur.last_kept().filter(|_| !moves.is_empty()) {
+                                m.variations.push(moves);
+                            }
+                        }
                     }
                 }
             }
@@ -216,6 +257,7 @@ impl Builder {
                 tags: Vec::new(),
                 start: start.clone(),
                 moves: Vec::new(),
+                comments: Vec::new(),
                 plies: 0,
                 result: None,
                 end: start.clone(),
@@ -243,6 +285,10 @@ impl Builder {
             result_written: None,
             legend_noted: false,
             spare: std::mem::take(&mut self.spare),
+            tag_spans: Vec::new(),
+            coordinates_noted: false,
+            variation_moves: Vec::new(),
+            waiting_comments: Vec::new(),
         });
     }
 
@@ -356,6 +402,9 @@ impl Builder {
         while let Some(parent) = cur.saved.pop() {
             cur.line = parent;
         }
+        cur.variation_moves.clear();
+        let waiting = std::mem::take(&mut cur.waiting_comments);
+        cur.game.comments.extend(waiting);
         if cur.game.readable {
             if let Some(d) = cur.pending.take() {
                 if matches!(cur.line.sync, Sync::Yes) {

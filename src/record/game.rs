@@ -39,12 +39,35 @@ impl Default for Options {
     }
 }
 
-/// A move of the main line as played.
+/// A move as played, with what the record says about it (kept only with
+/// `Options::keep_moves`, for `convert`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayedMove {
     pub mv: Move,
     /// The text as written in the record.
     pub written: String,
+    /// Comments written before the move (at the start of a line).
+    pub before: Vec<String>,
+    /// Comments written after it.
+    pub after: Vec<String>,
+    /// NAGs after it, and the glyph written on it (`!` as 1).
+    pub nags: Vec<u16>,
+    /// Variations: each an alternative to this move, from the position
+    /// before it.
+    pub variations: Vec<Vec<PlayedMove>>,
+}
+
+impl PlayedMove {
+    pub fn new(mv: Move, written: impl Into<String>) -> PlayedMove {
+        PlayedMove {
+            mv,
+            written: written.into(),
+            before: Vec::new(),
+            after: Vec::new(),
+            nags: Vec::new(),
+            variations: Vec::new(),
+        }
+    }
 }
 
 /// One game of a record, built and checked.
@@ -60,6 +83,8 @@ pub struct Game {
     pub start: Position,
     /// The main line's moves (kept only with `Options::keep_moves`).
     pub moves: Vec<PlayedMove>,
+    /// Comments of a game without moves (with `Options::keep_moves`).
+    pub comments: Vec<String>,
     /// Plies of the main line played.
     pub plies: usize,
     /// The result as written (movetext, else the Result tag).

@@ -12,6 +12,7 @@
 //! ASCII diagrams are recognised as blocks of lines.
 
 use crate::error::Span;
+use crate::notation::{san, square};
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::character::complete::{char, digit1, space0};
@@ -136,6 +137,57 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// The length of the word at the start of `rest`: up to a blank or a
+    /// delimiter, reading `(f,r)` squares (`Ra5-(0,5)`) as part of it.
+    fn word_len(&self, rest: &str) -> usize {
+        let mut i = 0;
+        while let Some(ch) = rest[i..].chars().next() {
+            if ch == '(' {
+                if let Some(n) = coordinates_len(&rest[i..]) {
+                    i += n;
+                    continue;
+                }
+            }
+            if i > 0 && self.is_word_end(ch) {
+                break;
+            }
+            i += ch.len_utf8();
+        }
+        i
+    }
+
+    /// The second part of a turn after the move `word`, on the same line:
+    /// a placement `@sq` after blanks (`Nc3 @f3`, `e3 @(0,3)`), or a part
+    /// joined by `;` (Game Courier: `b1-c3; @f3`; in published text any
+    /// move after `e2-e4;`, so that a part that does not fit is reported,
+    /// not skipped). PGN keeps `;` for comments unless `@` follows. Returns
+    /// the bytes to add to the word (0 for none).
+    fn second_part_len(&self, word: &str, after: &str) -> usize {
+        let blanks = |s: &str| s.len() - s.trim_start_matches([' ', '\t']).len();
+        let (semicolon, at) = match self.mode {
+            Mode::Pgn if after.starts_with(';') => (true, 1 + blanks(&after[1..])),
+            Mode::Published if word.ends_with(';') => (true, blanks(after)),
+            _ => (false, blanks(after)),
+        };
+        let part = &after[at..];
+        let placement = part.starts_with('@');
+        // Most words have no second part: look no further.
+        if !(placement || (semicolon && self.mode == Mode::Published)) {
+            return 0;
+        }
+        let part_len = self.word_len(part);
+        let fits = if placement {
+            part_len > 1 && (semicolon || self.mode == Mode::Pgn || is_move(word))
+        } else {
+            part_len > 0 && is_move(&part[..part_len])
+        };
+        if fits {
+            at + part_len
+        } else {
+            0
+        }
+    }
+
     fn line_end(&self, from: usize) -> usize {
         memchr_newline(self.text, from)
     }
@@ -228,6 +280,9 @@ impl<'a> Iterator for Lexer<'a> {
                         None => self.token(TokenKind::Unclosed(rest), start, self.text.len()),
                     });
                 }
+                // `(0,3)`, a square off the a-z grid, never opens a
+                // variation or a commentary: it is (part of) a move.
+                '(' if coordinates_len(rest).is_some() => {}
                 '(' if self.mode == Mode::Pgn => {
                     return Some(self.token(TokenKind::Open, start, start + 1));
                 }
@@ -262,12 +317,10 @@ impl<'a> Iterator for Lexer<'a> {
                 }
                 _ => {}
             }
-            // A word: up to the next blank or delimiter.
-            let len = rest
-                .char_indices()
-                .find(|&(i, ch)| i > 0 && self.is_word_end(ch))
-                .map(|(i, _)| i)
-                .unwrap_or(rest.len());
+            // A word: up to the next blank or delimiter, with the second
+            // part of a turn glued on (`Nc3 @f3`, Game Courier's `b1-c3; @f3`).
+            let mut len = self.word_len(rest);
+            len += self.second_part_len(&rest[..len], &rest[len..]);
             let word = &rest[..len];
             if let Ok((tail, (number, black))) = move_number(word) {
                 // `12.e4`: the number alone; the move is the next token.
@@ -286,6 +339,18 @@ impl<'a> Iterator for Lexer<'a> {
 }
 
 // ---- token grammars (nom) ---------------------------------------------
+
+/// The length of a `(f,r)` square at the start of `text`.
+fn coordinates_len(text: &str) -> Option<usize> {
+    square::coordinates(text)
+        .ok()
+        .map(|(rest, _)| text.len() - rest.len())
+}
+
+/// Does the word read as a move (syntax only)?
+fn is_move(word: &str) -> bool {
+    san::parse_text(word.trim_end_matches(';')).is_ok()
+}
 
 type TagParts<'a> = (&'a str, Cow<'a, str>, usize, usize);
 
@@ -624,6 +689,15 @@ pub fn is_en_passant_mark(word: &str) -> bool {
     matches!(word, "e.p." | "e.p" | "ep.")
 }
 
+/// A null move, a pass as databases and engines write it: `--`, `Z0`,
+/// `0000`.
+pub fn is_null_move(word: &str) -> bool {
+    matches!(
+        word.trim_end_matches(['+', '#', '!', '?']),
+        "--" | "Z0" | "0000"
+    )
+}
+
 /// A word that is a whole number (a stray token inside a score).
 pub fn is_number(word: &str) -> bool {
     !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
@@ -673,6 +747,29 @@ mod tests {
         assert_eq!(k[10], TokenKind::LineComment(" x"));
         assert_eq!(k[11], TokenKind::Close);
         assert_eq!(k.last(), Some(&TokenKind::Result("1-0")));
+    }
+
+    #[test]
+    fn second_parts_join_their_move_with_the_same_spans_in_both_modes() {
+        let text = "1. Nc3 @f3 Ra5-(0,5)@d6 2. b1-c3; @(0,3) (1. e4 ; x\n)";
+        let words = |mode| -> Vec<(TokenKind, Span)> {
+            Lexer::new(text, mode)
+                .filter(|t| matches!(t.kind, TokenKind::Word(_)))
+                .map(|t| (t.kind, t.span))
+                .collect()
+        };
+        let pgn = words(Mode::Pgn);
+        assert_eq!(pgn[0], (TokenKind::Word("Nc3 @f3"), Span::new(3, 10)));
+        assert_eq!(pgn[1], (TokenKind::Word("Ra5-(0,5)@d6"), Span::new(11, 23)));
+        assert_eq!(
+            pgn[2],
+            (TokenKind::Word("b1-c3; @(0,3)"), Span::new(27, 40))
+        );
+        // `;` then a word that is no placement: a PGN comment.
+        assert_eq!(pgn[3].0, TokenKind::Word("e4"));
+        assert_eq!(pgn.len(), 4);
+        assert_eq!(words(Mode::Published)[..3], pgn[..3]);
+        assert!(Lexer::new(text, Mode::Pgn).any(|t| t.kind == TokenKind::LineComment(" x")));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::diagram::{compare_diagram, setup_position, DiagramBoard};
 use super::game::{Game, Options, PlayedMove};
+use super::lexer::{glyph_nag, is_null_move};
 use super::{Issue, IssueKind};
 use crate::color::Color;
 use crate::error::{MoveError, Span};
@@ -73,6 +74,13 @@ pub(super) struct Current {
     pub(super) legend_noted: bool,
     /// Positions to copy into instead of allocating (see `Builder`).
     pub(super) spare: Vec<Position>,
+    /// Tag names with their spans, to report a repeated tag.
+    pub(super) tag_spans: Vec<(String, Span)>,
+    pub(super) coordinates_noted: bool,
+    /// With `keep_moves`: the moves of the variations being read, one
+    /// list a level, and comments waiting for the next move of the line.
+    pub(super) variation_moves: Vec<Vec<PlayedMove>>,
+    pub(super) waiting_comments: Vec<String>,
 }
 
 pub(super) fn label(pos: &Position) -> String {
@@ -93,7 +101,44 @@ pub(super) fn normalize_result(r: &str) -> String {
     }
 }
 
+/// `g1f3`, `e7e8q`: a move written as two squares without a separator,
+/// as engines write it.
+fn is_coordinate_move(text: &str) -> bool {
+    let b = text.as_bytes();
+    let square = |i: usize| {
+        b.get(i).is_some_and(u8::is_ascii_lowercase) && b.get(i + 1).is_some_and(u8::is_ascii_digit)
+    };
+    (4..=6).contains(&b.len())
+        && square(0)
+        && (square(2) || square(3))
+        && !text.contains(['-', 'x', ':'])
+}
+
 impl Current {
+    /// Keeps a move played on the current line (with `keep_moves`), the
+    /// comments waiting for it before it.
+    fn keep(&mut self, mut m: PlayedMove) {
+        m.before = std::mem::take(&mut self.waiting_comments);
+        let list = if self.line.main {
+            &mut self.game.moves
+        } else {
+            match self.variation_moves.last_mut() {
+                Some(l) => l,
+                None => return,
+            }
+        };
+        list.push(m);
+    }
+
+    /// The last move kept on the current line.
+    pub(super) fn last_kept(&mut self) -> Option<&mut PlayedMove> {
+        if self.line.main {
+            self.game.moves.last_mut()
+        } else {
+            self.variation_moves.last_mut()?.last_mut()
+        }
+    }
+
     pub(super) fn on_move(&mut self, text: &str, span: Span, opts: &Options) {
         self.line.written += 1;
         if self.line.main {
@@ -118,7 +163,7 @@ impl Current {
     pub(super) fn play(&mut self, text: &str, span: Span, opts: &Options) -> bool {
         let pos = &self.line.pos;
         if let Some((n, black, nspan)) = self.line.number.take() {
-            if n != pos.fullmove || (black && pos.turn == Color::White) {
+            if n != pos.fullmove || black != (pos.turn == Color::Black) {
                 let at = label(pos);
                 let written = format!("{n}{}", if black { "..." } else { "." });
                 self.game.issues.push(
@@ -137,6 +182,16 @@ impl Current {
         }
         let parsed = match san::parse_text(text) {
             Ok(p) => p,
+            Err(_) if is_null_move(text) => {
+                let issue = Issue::error(
+                    IssueKind::UnparsableMove,
+                    span,
+                    format!("{text:?} is a null move (a pass, as databases and engines write one): no variant here lets a side pass, so the game cannot be followed past it"),
+                )
+                .expected(format!("a move for {}", side(pos.turn)))
+                .found(text);
+                return self.fail(issue, &label(pos), span);
+            }
             Err(e) => {
                 // The caret goes under the whole token; the message says
                 // where in it the trouble starts.
@@ -220,11 +275,22 @@ impl Current {
                     .rule(rule)
             });
         }
-        if self.line.main && opts.keep_moves {
-            self.game.moves.push(PlayedMove {
-                mv,
-                written: text.to_string(),
-            });
+        if is_coordinate_move(text) && !self.coordinates_noted {
+            self.coordinates_noted = true;
+            let taken = pos.move_text(&mv);
+            self.game.issues.push(
+                Issue::note(
+                    IssueKind::Notation,
+                    span,
+                    format!("{text:?} read as a coordinate move (from square, to square, promotion), taken for {taken}; later moves written so are read the same way"),
+                )
+                .found(taken),
+            );
+        }
+        if opts.keep_moves {
+            let mut kept = PlayedMove::new(mv, text);
+            kept.nags.extend(parsed.glyph.and_then(glyph_nag));
+            self.keep(kept);
         }
         let before = std::mem::replace(&mut self.line.pos, after);
         self.line.history.push(before);
@@ -344,11 +410,8 @@ impl Current {
                 self.line.history.push(*before);
                 self.line.pos = after;
                 self.line.sync = Sync::Yes;
-                if self.line.main && opts.keep_moves {
-                    self.game.moves.push(PlayedMove {
-                        mv: one.clone(),
-                        written: taken,
-                    });
+                if opts.keep_moves {
+                    self.keep(PlayedMove::new(one.clone(), taken));
                 }
                 self.line.number = None;
                 for (t, s) in following {

@@ -152,6 +152,11 @@ pub enum IssueKind {
     Resync,
     /// A diagram letter read through a legend.
     Legend,
+    /// A repeated tag, a tag section without moves.
+    Tag,
+    /// A move read in a notation other than the usual ones (coordinates
+    /// without a separator: `g1f3`).
+    Notation,
 }
 
 impl IssueKind {
@@ -170,6 +175,8 @@ impl IssueKind {
             IssueKind::Syntax => "syntax",
             IssueKind::Resync => "resync",
             IssueKind::Legend => "legend",
+            IssueKind::Tag => "tag",
+            IssueKind::Notation => "notation",
         }
     }
 }
@@ -203,6 +210,11 @@ pub struct Issue {
     /// The move it concerns, as `10.` or `10...`.
     #[serde(rename = "move")]
     pub at_move: Option<String>,
+    /// Another place the issue concerns (where a repeated tag was first
+    /// given), and its line once located.
+    #[serde(skip)]
+    pub related: Option<Span>,
+    pub related_line: Option<usize>,
 }
 
 impl Issue {
@@ -222,6 +234,8 @@ impl Issue {
             found: None,
             rule: None,
             at_move: None,
+            related: None,
+            related_line: None,
         }
     }
 
@@ -247,6 +261,11 @@ impl Issue {
         self
     }
 
+    pub fn related(mut self, span: Span) -> Issue {
+        self.related = Some(span);
+        self
+    }
+
     pub fn rule(mut self, rule: Option<&str>) -> Issue {
         self.rule = rule.map(str::to_string);
         self
@@ -256,6 +275,9 @@ impl Issue {
     /// `first_line` is the line number of the text's first line.
     pub fn locate(&mut self, text: &str, first_line: usize) {
         self.location = locate(text, first_line, self.span);
+        if let Some(r) = self.related {
+            self.related_line = Some(locate(text, first_line, r).line);
+        }
     }
 }
 

@@ -19,6 +19,8 @@ struct State {
     open: bool,
     movetext: bool,
     depth: usize,
+    /// The span of the game's first tag and the end of its last one.
+    tags: Option<(Span, usize)>,
 }
 
 type Sink<'s, 'a> = &'s mut dyn FnMut(Event<'a>);
@@ -33,6 +35,19 @@ impl State {
     }
 
     fn close<'a>(&mut self, at: Span, sink: Sink<'_, 'a>) {
+        if let (true, false, Some((first, _))) = (self.open, self.movetext, self.tags) {
+            // Tags and no movetext: a game without moves, as python-chess
+            // reads it (not merged into the next game).
+            sink(Event::Issue(
+                Issue::warning(
+                    IssueKind::Tag,
+                    first,
+                    "a tag section without moves: read as a game of its own, with no moves",
+                )
+                .expected("movetext after the tag section, even just a result such as *")
+                .found("no moves"),
+            ));
+        }
         while self.depth > 0 {
             sink(Event::Issue(
                 Issue::error(IssueKind::Syntax, at, "a variation is never closed")
@@ -49,7 +64,13 @@ impl State {
         }
         self.open = false;
         self.movetext = false;
+        self.tags = None;
     }
+}
+
+/// Only blanks between two tags, with an empty line among them?
+fn blank_line_between(gap: &str) -> bool {
+    gap.trim().is_empty() && gap.split('\n').skip(1).count() >= 2
 }
 
 /// Emits the events of the games in `text` (a chunk or a whole file).
@@ -68,6 +89,15 @@ pub fn read<'a>(text: &'a str, sink: Sink<'_, 'a>) {
                 if st.movetext {
                     st.close(span, sink);
                 }
+                if let Some((_, end)) = st.tags {
+                    if st.open && blank_line_between(&text[end..span.start]) {
+                        // Tags, an empty line, tags: the first section is
+                        // a game without moves.
+                        st.close(span, sink);
+                    }
+                }
+                let first = st.tags.map_or(span, |(f, _)| f);
+                st.tags = Some((first, span.end));
                 if !st.open {
                     sink(Event::BeginGame { span });
                     st.open = true;
@@ -89,7 +119,12 @@ pub fn read<'a>(text: &'a str, sink: Sink<'_, 'a>) {
                         .found(t),
                 ));
             }
-            TokenKind::Escape(_) | TokenKind::LineComment(_) | TokenKind::Ellipsis => {}
+            TokenKind::Escape(_) | TokenKind::Ellipsis => {}
+            TokenKind::LineComment(c) => {
+                if st.open {
+                    sink(Event::Comment { text: c, span });
+                }
+            }
             TokenKind::Comment(c) | TokenKind::Commentary(c) => {
                 if st.open {
                     sink(Event::Comment { text: c, span });
@@ -227,8 +262,13 @@ impl<R: BufRead> Chunker<R> {
         chunk.first_line = self.line;
         let mut movetext = false;
         let mut in_comment = false;
+        // Tags and then an empty line: a tag line after it starts another
+        // game (the first had no moves).
+        let mut tags_then_blank = false;
+        let mut tags = false;
         if self.has_carry {
             self.has_carry = false;
+            tags = true;
             chunk.text.push_str(&self.carry);
             self.line += 1;
         }
@@ -251,8 +291,14 @@ impl<R: BufRead> Chunker<R> {
                         .into()
                 }
             };
+            // A byte-order mark (Windows editors) is no part of the text.
+            let line = if line.starts_with('\u{feff}') {
+                std::borrow::Cow::Owned(line['\u{feff}'.len_utf8()..].to_string())
+            } else {
+                line
+            };
             let trimmed = line.trim();
-            if !in_comment && trimmed.starts_with('[') && movetext {
+            if !in_comment && trimmed.starts_with('[') && (movetext || tags_then_blank) {
                 self.carry.clear();
                 self.carry.push_str(&line);
                 self.has_carry = true;
@@ -271,6 +317,8 @@ impl<R: BufRead> Chunker<R> {
             if !trimmed.is_empty() && !is_tag && !trimmed.starts_with('%') {
                 movetext = true;
             }
+            tags |= is_tag;
+            tags_then_blank |= tags && trimmed.is_empty();
             chunk.text.push_str(&line);
             self.line += 1;
             if movetext

@@ -35,12 +35,23 @@ pub fn classify(word: &str) -> WordClass {
     if san::parse_text(word).is_ok() {
         return WordClass::Move;
     }
+    if word == "Z0" {
+        return WordClass::Attempt;
+    }
+    // A move with a second part glued on by the lexer (`e2-e4; e7-e5`,
+    // `Nc3 @z9`) that does not read: an attempt when its first part is.
+    if let Some((head, _)) = word.split_once([';', ' ', '\t']) {
+        return match classify(head) {
+            WordClass::Prose => WordClass::Prose,
+            _ => WordClass::Attempt,
+        };
+    }
     let first = word.chars().next().unwrap_or(' ');
     let starts = "KQRBNPFWO0".contains(first) || first.is_ascii_lowercase();
     let has_digit = word.bytes().any(|b| b.is_ascii_digit());
     let alphabet = word
         .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "-x:/=+#!?@".contains(c));
+        .all(|c| c.is_ascii_alphanumeric() || "-x:/=+#!?@;".contains(c));
     let mut run = 0;
     let mut prose_run = false;
     for c in word.chars() {
@@ -52,6 +63,17 @@ pub fn classify(word: &str) -> WordClass {
     } else {
         WordClass::Prose
     }
+}
+
+/// `2025-03-01T09:00:00Z`: the time of a move, as `postal history`
+/// prints it; skipped inside a score.
+fn is_timestamp(word: &str) -> bool {
+    let b = word.as_bytes();
+    b.len() >= 10
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[5..7].iter().all(u8::is_ascii_digit)
+        && b[7] == b'-'
 }
 
 fn is_move_like(tok: &Token) -> bool {
@@ -128,6 +150,7 @@ pub fn read<'a>(text: &'a str, sink: &mut dyn FnMut(Event<'a>)) {
                 let runs_into_prose = toks.get(j + 1).is_some_and(|next| {
                     matches!(next.kind, TokenKind::Word(w) if w.chars().any(char::is_alphabetic)
                         && !is_en_passant_mark(w)
+                        && !is_timestamp(w)
                         && classify(w) == WordClass::Prose)
                         && !text[toks[j].span.end..next.span.start].contains('\n')
                 });
@@ -149,7 +172,7 @@ pub fn read<'a>(text: &'a str, sink: &mut dyn FnMut(Event<'a>)) {
                 });
                 in_score = true;
             }
-            TokenKind::Word(w) if in_score && is_en_passant_mark(w) => {}
+            TokenKind::Word(w) if in_score && (is_en_passant_mark(w) || is_timestamp(w)) => {}
             TokenKind::Word(w) => {
                 if in_score && is_number(w) {
                     sink(Event::Issue(

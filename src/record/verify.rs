@@ -16,7 +16,8 @@
 //!      "plies": 41, "result": "1-0", "sound": false, "issues": [
 //!        {"severity": "error", "kind": "illegal-move", "line": 12, "column": 5,
 //!         "width": 6, "source": "10. Bf1-c4? ...", "message": "...",
-//!         "expected": "...", "found": "Bf1-c4", "rule": "FI-3", "move": "10."}]}]}],
+//!         "expected": "...", "found": "Bf1-c4", "rule": "FI-3", "move": "10.",
+//!         "related_line": null}]}]}],
 //!  "summary": {"files": 1, "games": 1, "sound": 0, "unsound": 1,
 //!              "unreadable": 0, "errors": 1, "warnings": 0, "notes": 0}}
 //! ```
@@ -25,8 +26,9 @@
 //! [`IssueKind`](super::IssueKind) names (`unparsable-move`,
 //! `illegal-move`, `ambiguous-move`, `diagram`, `check-mark`, `result`,
 //! `move-number`, `stray-token`, `setup`, `variant`, `syntax`, `resync`,
-//! `legend`); `line` and `column` count from 1, the column in characters;
-//! `expected`, `found`, `rule` and `move` may be null. A file that cannot
+//! `legend`, `tag`, `notation`); `line` and `column` count from 1, the column in characters;
+//! `expected`, `found`, `rule`, `move` and `related_line` (where a
+//! repeated tag was first given) may be null. A file that cannot
 //! be read has `error` set and no games. These names are stable.
 
 use super::game::{Builder, Game, Options};
@@ -49,7 +51,10 @@ pub fn detect(path: &str, head: &[u8]) -> Format {
         return Format::Pgn;
     }
     let text = String::from_utf8_lossy(head);
-    let first = text.lines().map(str::trim).find(|l| !l.is_empty());
+    let first = text
+        .lines()
+        .map(|l| l.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}'))
+        .find(|l| !l.is_empty());
     match first {
         Some(l) if l.starts_with('[') && l.contains('"') && l.ends_with(']') => Format::Pgn,
         _ => Format::Published,
@@ -238,10 +243,12 @@ pub fn render_issue(file: &str, issue: &Issue) -> String {
         " ".repeat(loc.column.saturating_sub(1)),
         "^".repeat(loc.width.max(1)),
     );
+    let first = issue.related_line.map(|l| format!("line {l}"));
     for (name, value) in [
         ("expected", &issue.expected),
         ("found", &issue.found),
         ("rule", &issue.rule),
+        ("first given on", &first),
     ] {
         if let Some(v) = value {
             out.push_str(&format!("{gutter} = {name}: {v}\n"));

@@ -3,7 +3,7 @@
 //! them from [`position_at`]). Everything written reads
 //! back (the round-trip tests in tests/records.rs).
 
-use super::game::Game;
+use super::game::{Game, PlayedMove};
 use crate::color::Color;
 use crate::position::Position;
 use crate::variant::Variant;
@@ -38,7 +38,7 @@ fn escape(v: &str) -> String {
 }
 
 /// The result to write: as recorded, else as the rules decided, else `*`.
-fn result_text(game: &Game) -> String {
+pub fn result_text(game: &Game) -> String {
     game.result
         .clone()
         .or_else(|| game.outcome.as_ref().map(|o| o.result.as_str().to_string()))
@@ -46,10 +46,11 @@ fn result_text(game: &Game) -> String {
 }
 
 /// Canonical PGN: the seven tag roster, the record's other tags, then
-/// `Variant` (unless FIDE chess) and `SetUp`/`FEN` (unless the game starts
-/// from the variant's start position); the main line in canonical
-/// notation with check marks, 80 columns wide. Comments and variations are
-/// not carried over.
+/// `Variant` (unless FIDE chess; the name other programs use, see
+/// `Variant::tag`) and `SetUp`/`FEN` (unless the game starts from the
+/// variant's start position); the main line in canonical notation with
+/// check marks, the comments, NAGs and variations read with it, 80
+/// columns wide.
 pub fn pgn(game: &Game) -> String {
     let result = result_text(game);
     let mut out = String::new();
@@ -75,36 +76,25 @@ pub fn pgn(game: &Game) -> String {
         }
     }
     if game.variant != Variant::Chess {
-        out.push_str(&format!("[Variant \"{}\"]\n", game.variant.spec().title));
+        out.push_str(&format!("[Variant \"{}\"]\n", game.variant.tag()));
     }
     if game.start != Position::start(game.variant) {
         out.push_str("[SetUp \"1\"]\n");
         out.push_str(&format!("[FEN \"{}\"]\n", game.start.to_text()));
     }
     out.push('\n');
-    let mut words = Vec::new();
-    let mut pos = game.start.clone();
-    for (i, m) in game.moves.iter().enumerate() {
-        // A move number stays on the line of its move.
-        let number = if pos.turn == Color::White {
-            format!("{}. ", pos.fullmove)
-        } else if i == 0 {
-            format!("{}... ", pos.fullmove)
-        } else {
-            String::new()
-        };
-        words.push(format!("{number}{}", pos.move_text(&m.mv)));
-        pos = pos.play_unchecked(&m.mv);
-    }
+    let mut words: Vec<String> = game.comments.iter().map(|c| comment(c)).collect();
+    movetext(&game.start, &game.moves, &mut words);
     words.push(result);
     let mut line = String::new();
     for w in words {
-        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+        let glue = line.ends_with('(') || w == ")";
+        if !line.is_empty() && !glue && line.len() + 1 + w.len() > 79 {
             out.push_str(&line);
             out.push('\n');
             line.clear();
         }
-        if !line.is_empty() {
+        if !line.is_empty() && !glue {
             line.push(' ');
         }
         line.push_str(&w);
@@ -112,6 +102,42 @@ pub fn pgn(game: &Game) -> String {
     out.push_str(&line);
     out.push_str("\n\n");
     out
+}
+
+/// A comment in braces; a `}` inside would close it, so it is written `)`.
+fn comment(text: &str) -> String {
+    format!("{{{}}}", text.replace('}', ")"))
+}
+
+/// The words of a line of moves from `pos`: move numbers, moves,
+/// comments, NAGs and, after each move, its variations in parentheses.
+fn movetext(pos: &Position, moves: &[PlayedMove], words: &mut Vec<String>) {
+    let mut pos = pos.clone();
+    // Black's move needs its number at the start of a line, and after
+    // a comment or a variation.
+    let mut number_due = true;
+    for m in moves {
+        words.extend(m.before.iter().map(|c| comment(c)));
+        number_due |= !m.before.is_empty();
+        let number = if pos.turn == Color::White {
+            format!("{}. ", pos.fullmove)
+        } else if number_due {
+            format!("{}... ", pos.fullmove)
+        } else {
+            String::new()
+        };
+        // A move number stays on the line of its move.
+        words.push(format!("{number}{}", pos.move_text(&m.mv)));
+        words.extend(m.nags.iter().map(|n| format!("${n}")));
+        words.extend(m.after.iter().map(|c| comment(c)));
+        for v in &m.variations {
+            words.push("(".to_string());
+            movetext(&pos, v, words);
+            words.push(")".to_string());
+        }
+        number_due = !m.after.is_empty() || !m.variations.is_empty();
+        pos = pos.play_unchecked(&m.mv);
+    }
 }
 
 /// A game as JSON: its variant, tags, start, each move (number, side,

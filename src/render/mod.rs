@@ -10,12 +10,13 @@
 //! format as a plain 8x8 board.
 //!
 //! The one entry point for a single position is [`render`]; a whole game
-//! is [`html::game`].
+//! is [`html::game`], or [`score::score`] as published text.
 
 pub mod ascii;
 pub mod glyphs;
 pub mod html;
 pub mod png;
+pub mod score;
 pub mod svg;
 pub mod unicode;
 

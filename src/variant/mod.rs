@@ -64,6 +64,17 @@ impl Variant {
         self.spec().name
     }
 
+    /// The value written in a PGN `Variant` tag: the name other programs
+    /// use where there is one (Fairy-Stockfish, pychess and lichess say
+    /// `gardner`), else the full name. A FIDE chess game gets no tag.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Variant::Chess => "chess",
+            Variant::Gardner => "gardner",
+            _ => self.spec().title,
+        }
+    }
+
     /// Finds a variant by name or alias, ignoring case, spaces, hyphens,
     /// apostrophes and a trailing "chess" ("Swap Chess", "Kristensen's Game").
     pub fn from_name(text: &str) -> Option<Variant> {
