@@ -461,6 +461,12 @@ pub fn resolve_in_list(pos: &Position, text: &MoveText, legal: &[Move]) -> Resul
 /// text names onto the square it names.
 pub fn resolve_shared(pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
     let (role, to) = match text {
+        // A coordinate move without a letter names its piece by its square
+        // (see `piece_matches`): only that piece's kind can match.
+        MoveText::Piece(t) if t.roles.is_empty() && t.from_square().is_some() => {
+            let from = t.from_square().and_then(|sq| pos.board.piece_at(sq));
+            (from.map_or(Role::Pawn, |p| p.role), t.to)
+        }
         MoveText::Piece(t) => (t.mover(), t.to),
         MoveText::Castle { long } => {
             let rank = match pos.turn {
