@@ -1,19 +1,21 @@
 //! Game records: games per second reading (lexer and PGN reader, no
 //! legality) and verifying (every move resolved, played and its check
-//! mark checked) a large FIDE PGN file, and, in the same run, the same file
-//! through pgn-extract (`-r`: check the games, write nothing) and
-//! python-chess (`chess.pgn.read_game`, which plays every move), with the
-//! ratios. Times are the best of a few runs, wall clock, on the same
-//! machine in the same minute.
+//! mark checked) a large FIDE PGN file in this process (best of a few
+//! runs, wall clock), then, as processes measured by their CPU time and
+//! run alternately (medians), `postal verify` on the file against
+//! pgn-extract (`-r`: check the games, write nothing) and, when
+//! `POSTAL_BASE` names another build of postal (main's, say), that build;
+//! and on the file's first 2,000 games against python-chess
+//! (`chess.pgn.read_game`, which plays every move), with the ratios.
 //!
 //! Run `benches/compare-pgn.sh`, which fetches the corpus (caissa-ai.pgn,
 //! 20,566 games, shipped by the Rust package `jja`; GPL-3.0, so it is
 //! fetched at run time and never committed), installs pgn-extract and
 //! python-chess, and runs this bench. By hand: `POSTAL_BENCH_PGN=file.pgn
 //! cargo bench --bench records`, with `PGN_EXTRACT` (default
-//! `/usr/games/pgn-extract`) and `PYTHON` (a Python with the `chess`
-//! package; default `python3`). Without a file, a generated one of 5,000
-//! games is used.
+//! `/usr/games/pgn-extract`), `PYTHON` (a Python with the `chess`
+//! package; default `python3`) and `POSTAL_BASE`. Without a file, a
+//! generated one of 5,000 games is used.
 
 use postal::record::game::Options;
 use postal::record::pgn::{self, Chunk, Chunker};
@@ -62,23 +64,80 @@ fn verify_all(path: &str) -> (usize, usize) {
     (games, sound)
 }
 
+/// CPU time (user + system) of the children waited for so far.
+fn children_cpu() -> Duration {
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage writes into the struct it is given.
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
+/// The CPU time of one run of a command, if it ran (any exit status:
+/// `postal verify` exits 1 or 2 when a game is unsound or unreadable).
 fn run_tool(cmd: &mut Command) -> Option<Duration> {
-    let t = Instant::now();
+    let before = children_cpu();
     let status = cmd
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
         .ok()?;
-    status.success().then(|| t.elapsed())
+    status
+        .code()
+        .map(|c| c < 3)?
+        .then(|| children_cpu() - before)
 }
 
-fn best_tool(mut make: impl FnMut() -> Command) -> Option<Duration> {
-    let mut best: Option<Duration> = None;
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// A tool by name, and how to make its command.
+type Tool = (String, Box<dyn FnMut() -> Command>);
+
+/// The tools run alternately, `RUNS` times each: the median CPU time of
+/// each (`None` for a tool that did not run).
+fn alternate(tools: &mut [Tool]) -> Vec<Option<Duration>> {
+    let mut times: Vec<Option<Vec<Duration>>> = tools.iter().map(|_| Some(Vec::new())).collect();
     for _ in 0..RUNS {
-        let d = run_tool(&mut make())?;
-        best = Some(best.map_or(d, |b| b.min(d)));
+        for (i, (_, make)) in tools.iter_mut().enumerate() {
+            if let Some(list) = times[i].as_mut() {
+                match run_tool(&mut make()) {
+                    Some(d) => list.push(d),
+                    None => times[i] = None,
+                }
+            }
+        }
     }
-    best
+    times.into_iter().map(|t| t.map(median)).collect()
+}
+
+/// The first `n` games of a PGN file, in a file of their own.
+fn slice(path: &str, n: usize) -> String {
+    let text = std::fs::read_to_string(path).expect("bench file");
+    let mut games = 0;
+    let mut end = text.len();
+    let mut in_moves = false;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with('[') {
+            if in_moves {
+                games += 1;
+                if games == n {
+                    end = at;
+                    break;
+                }
+            }
+            in_moves = false;
+        } else if !line.trim().is_empty() {
+            in_moves = true;
+        }
+        at += line.len();
+    }
+    let out = std::env::temp_dir().join("postal-bench-slice.pgn");
+    std::fs::write(&out, &text[..end]).expect("temp file");
+    out.to_string_lossy().into_owned()
 }
 
 const PYTHON_READER: &str = "
@@ -124,48 +183,95 @@ fn main() {
         t_verify.as_secs_f64()
     );
 
+    // The processes, CPU time, medians of runs made alternately.
+    let postal = env!("CARGO_BIN_EXE_postal").to_string();
+    let base = std::env::var("POSTAL_BASE").ok();
     let pgn_extract =
         std::env::var("PGN_EXTRACT").unwrap_or_else(|_| "/usr/games/pgn-extract".into());
-    match best_tool(|| {
-        let mut c = Command::new(&pgn_extract);
-        c.args(["-r", "-s", &path]);
-        c
-    }) {
-        Some(t) => {
-            let rate = vgames as f64 / t.as_secs_f64();
-            println!(
-                "pgn-extract -r: {:.3} s = {rate:.0} games/s",
-                t.as_secs_f64()
-            );
-            println!(
-                "ratio postal verify / pgn-extract: {:.2}x (target 2x)",
-                verify_rate / rate
-            );
-            println!(
-                "ratio postal read / pgn-extract:   {:.2}x",
-                read_rate / rate
-            );
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let verify_cmd = |bin: String, file: String| -> Box<dyn FnMut() -> Command> {
+        Box::new(move || {
+            let mut c = Command::new(&bin);
+            c.args(["verify", &file]);
+            c
+        })
+    };
+    let mut tools: Vec<Tool> = vec![(
+        "postal verify".into(),
+        verify_cmd(postal.clone(), path.clone()),
+    )];
+    if let Some(b) = &base {
+        tools.push((
+            format!("base {b} verify"),
+            verify_cmd(b.clone(), path.clone()),
+        ));
+    }
+    let file = path.clone();
+    tools.push((
+        "pgn-extract -r".into(),
+        Box::new(move || {
+            let mut c = Command::new(&pgn_extract);
+            c.args(["-r", "-s", &file]);
+            c
+        }),
+    ));
+    println!("processes, whole file, median CPU of {RUNS} alternate runs:");
+    let times = alternate(&mut tools);
+    let rate = |t: Duration| vgames as f64 / t.as_secs_f64();
+    let ours = times[0].map(rate);
+    for ((name, _), t) in tools.iter().zip(&times) {
+        match t {
+            Some(t) => println!(
+                "  {name:<40} {:.3} s = {:.0} games/s",
+                t.as_secs_f64(),
+                rate(*t)
+            ),
+            None => println!("  {name:<40} did not run"),
         }
-        None => println!("pgn-extract: not found at {pgn_extract} (apt-get install pgn-extract)"),
+    }
+    let extract = times[times.len() - 1].map(rate);
+    if let (Some(o), Some(e)) = (ours, extract) {
+        println!(
+            "ratio postal verify / pgn-extract -r: {:.2}x (target 2x)",
+            o / e
+        );
+    }
+    if let (Some(o), true, Some(Some(b))) =
+        (ours, base.is_some(), times.get(1).map(|t| t.map(rate)))
+    {
+        println!("ratio postal verify / base verify:    {:.2}x", o / b);
     }
 
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    match best_tool(|| {
-        let mut c = Command::new(&python);
-        c.args(["-c", PYTHON_READER, &path]);
-        c
-    }) {
-        Some(t) => {
-            let rate = vgames as f64 / t.as_secs_f64();
-            println!(
-                "python-chess:   {:.3} s = {rate:.0} games/s",
-                t.as_secs_f64()
-            );
-            println!(
-                "ratio postal verify / python-chess: {:.2}x",
-                verify_rate / rate
-            );
+    // python-chess replays a game some hundred times slower: a slice.
+    let n = 2000;
+    let part = slice(&path, n);
+    let file = part.clone();
+    let mut tools: Vec<Tool> = vec![
+        (
+            "postal verify".into(),
+            verify_cmd(postal.clone(), part.clone()),
+        ),
+        (
+            "python-chess".into(),
+            Box::new(move || {
+                let mut c = Command::new(&python);
+                c.args(["-c", PYTHON_READER, &file]);
+                c
+            }),
+        ),
+    ];
+    println!("processes, the first {n} games, median CPU of {RUNS} alternate runs:");
+    let times = alternate(&mut tools);
+    for ((name, _), t) in tools.iter().zip(&times) {
+        match t {
+            Some(t) => println!("  {name:<40} {:.3} s", t.as_secs_f64()),
+            None => println!("  {name:<40} did not run (pip install chess)"),
         }
-        None => println!("python-chess: {python} cannot import chess (pip install chess)"),
+    }
+    if let [Some(o), Some(p)] = times[..] {
+        println!(
+            "ratio postal verify / python-chess: {:.2}x (target 50x)",
+            p.as_secs_f64() / o.as_secs_f64()
+        );
     }
 }

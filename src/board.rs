@@ -33,17 +33,19 @@ pub struct Board {
     r0: i16,
     width: i16,
     height: i16,
+    /// Bit sets over the grid's cells, [`BLOCK`] words per 64 cells: the
+    /// cells on the board, then those holding White's and Black's pieces
+    /// (the prison is in none of them). A function of `cells` and the
+    /// layout; kept before `cells` so that the derived comparison, which
+    /// goes field by field, tells most unequal boards apart on these few
+    /// words (repetition counts compare a position with all before it).
+    bits: Vec<u64>,
     cells: Vec<Stack>,
     /// Whether the board has the prison cell, stored after the grid.
     prison: bool,
     /// Smallest and largest file and rank of the squares on the grid,
     /// kept up to date as squares are added (see [`Board::bounds`]).
     bounds: (i16, i16, i16, i16),
-    /// Bit sets over the grid's cells, [`BLOCK`] words per 64 cells: the
-    /// cells on the board, then those holding White's and Black's pieces
-    /// (the prison is in none of them). A function of `cells` and the
-    /// layout, so the derived comparisons need not look at it.
-    bits: Vec<u64>,
 }
 
 /// Words of [`Board::bits`] per 64 cells: on the board, White, Black.

@@ -72,6 +72,16 @@ impl Position {
     /// last. Stacks are not handled here (Corral generates its own).
     #[inline]
     pub fn for_each_pseudo(&self, mut emit: impl FnMut(CellMove)) {
+        self.pseudo_until(|m| {
+            emit(m);
+            false
+        });
+    }
+
+    /// [`Position::for_each_pseudo`] that stops as soon as `emit` returns
+    /// true; returns whether it stopped.
+    #[inline]
+    pub fn pseudo_until(&self, mut emit: impl FnMut(CellMove) -> bool) -> bool {
         let variant = self.variant;
         let rules = variant.rules();
         let tables = variant.tables();
@@ -97,17 +107,17 @@ impl Position {
             };
             // A move onto cell `i`, `rank`: each promotion when a pawn
             // steps forward onto its promotion rank.
-            let mut push = |i: usize, rank: i16, forward: bool| {
+            let mut push = |i: usize, rank: i16, forward: bool| -> bool {
                 let m = CellMove::new(role, from, i);
                 if is_pawn && forward && rank == promo_rank {
-                    for &p in spec.promotion {
+                    spec.promotion.iter().any(|&p| {
                         emit(CellMove {
                             promotion: Some(p),
                             ..m
-                        });
-                    }
+                        })
+                    })
                 } else {
-                    emit(m);
+                    emit(m)
                 }
             };
             let may_take = |c: Stack, i: usize| {
@@ -129,8 +139,8 @@ impl Position {
                     } else {
                         !c.is_off() && ray.mode.captures() && may_take(c, i)
                     };
-                    if ok {
-                        push(i, from_sq.rank + ray.dy, forward);
+                    if ok && push(i, from_sq.rank + ray.dy, forward) {
+                        return true;
                     }
                     continue;
                 }
@@ -141,45 +151,170 @@ impl Position {
                     rank += ray.dy;
                     let c = board.cell(i);
                     if c.is_empty() {
-                        if ray.mode.moves() {
-                            push(i, rank, forward);
+                        if ray.mode.moves() && push(i, rank, forward) {
+                            return true;
                         }
                         continue;
                     }
-                    if !c.is_off() && ray.mode.captures() && may_take(c, i) {
-                        push(i, rank, forward);
+                    if !c.is_off()
+                        && ray.mode.captures()
+                        && may_take(c, i)
+                        && push(i, rank, forward)
+                    {
+                        return true;
                     }
                     break;
                 }
             }
-            if is_pawn {
-                if rules.may_double_step(self, from_sq) {
-                    let mid = board.step(from, board.offset(0, fwd));
-                    let to = board.step(mid, board.offset(0, fwd));
-                    if board.cell(mid).is_empty() && board.cell(to).is_empty() {
-                        emit(CellMove {
-                            kind: CellKind::DoubleStep,
-                            ..CellMove::new(role, from, to)
-                        });
-                    }
-                }
-                if let Some((target, captured)) = ep {
-                    if [-1, 1]
-                        .iter()
-                        .any(|&dx| board.step(from, board.offset(dx, fwd)) == target)
-                    {
-                        emit(CellMove {
-                            kind: CellKind::EnPassant {
-                                captured: captured as u32,
-                            },
-                            ..CellMove::new(role, from, target)
-                        });
-                    }
-                }
+            if is_pawn && self.pawn_extras(from, from_sq, ep, &mut emit) {
+                return true;
             }
         }
-        if spec.castling {
-            self.castling_cells(&mut emit);
+        spec.castling && self.castling_cells(&mut emit)
+    }
+
+    /// A pawn's double step and en passant capture from cell `from`, as
+    /// the generator makes them after the pawn's rays.
+    #[inline]
+    fn pawn_extras(
+        &self,
+        from: usize,
+        from_sq: Square,
+        ep: Option<(usize, usize)>,
+        emit: &mut impl FnMut(CellMove) -> bool,
+    ) -> bool {
+        let board = &self.board;
+        let fwd = self.turn.forward();
+        if self.variant.rules().may_double_step(self, from_sq) {
+            let mid = board.step(from, board.offset(0, fwd));
+            let to = board.step(mid, board.offset(0, fwd));
+            if board.cell(mid).is_empty()
+                && board.cell(to).is_empty()
+                && emit(CellMove {
+                    kind: CellKind::DoubleStep,
+                    ..CellMove::new(Role::Pawn, from, to)
+                })
+            {
+                return true;
+            }
+        }
+        if let Some((target, captured)) = ep {
+            if [-1, 1]
+                .iter()
+                .any(|&dx| board.step(from, board.offset(dx, fwd)) == target)
+                && emit(CellMove {
+                    kind: CellKind::EnPassant {
+                        captured: captured as u32,
+                    },
+                    ..CellMove::new(Role::Pawn, from, target)
+                })
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The pseudo-legal moves of the single pieces of kind `role` onto the
+    /// board cell `to`, in the order [`Position::for_each_pseudo`] makes
+    /// them (the moves it makes with that role and target, and no others),
+    /// found without walking the other pieces' rays: for each piece, only
+    /// the rays that point at `to` are walked. Castling is a king's move
+    /// onto its castling square.
+    pub fn for_each_pseudo_to(&self, role: Role, to: usize, mut emit: impl FnMut(CellMove)) {
+        let variant = self.variant;
+        let rules = variant.rules();
+        let tables = variant.tables();
+        let spec = variant.spec();
+        let board = &self.board;
+        let us = self.turn;
+        let to_sq = board.square(to);
+        if to_sq.is_prison() || board.cell(to).is_off() {
+            return;
+        }
+        let target = board.cell(to);
+        let fwd = us.forward();
+        let promo_rank = self.promotion_rank(us);
+        let fide_captures = rules.captures_any_enemy();
+        let is_pawn = role == Role::Pawn;
+        let ep = if is_pawn { self.ep_cells() } else { None };
+        for from in board.cells_of(us) {
+            if board.cell(from).roles().single() != Some(role) {
+                continue;
+            }
+            let from_sq = board.square(from);
+            let (dx, dy) = (to_sq.file - from_sq.file, to_sq.rank - from_sq.rank);
+            for ray in &tables.rays[role.index()][us] {
+                // `to` is `k` steps along the ray, or the ray misses it.
+                let k = if ray.dx == dx && ray.dy == dy {
+                    1
+                } else if ray.range == 1
+                    || ray.dx.signum() != dx.signum()
+                    || ray.dy.signum() != dy.signum()
+                {
+                    continue;
+                } else if ray.dx != 0 {
+                    dx / ray.dx
+                } else {
+                    dy / ray.dy
+                };
+                if k > ray.range as i16 || k * ray.dx != dx || k * ray.dy != dy {
+                    continue;
+                }
+                let off = board.offset(ray.dx, ray.dy);
+                let mut i = from;
+                let mut clear = true;
+                for _ in 1..k {
+                    i = board.step(i, off);
+                    if !board.cell(i).is_empty() {
+                        clear = false;
+                        break;
+                    }
+                }
+                if !clear {
+                    continue;
+                }
+                let ok = if target.is_empty() {
+                    ray.mode.moves()
+                } else {
+                    ray.mode.captures()
+                        && if fide_captures {
+                            target.color() != us
+                        } else {
+                            rules.may_capture(self, role, from, to)
+                        }
+                };
+                if !ok {
+                    continue;
+                }
+                let m = CellMove::new(role, from, to);
+                if is_pawn && ray.dy == fwd && to_sq.rank == promo_rank {
+                    for &p in spec.promotion {
+                        emit(CellMove {
+                            promotion: Some(p),
+                            ..m
+                        });
+                    }
+                } else {
+                    emit(m);
+                }
+            }
+            if is_pawn && (dx == 0 && dy == 2 * fwd || ep.is_some_and(|(t, _)| t == to)) {
+                self.pawn_extras(from, from_sq, ep, &mut |m: CellMove| {
+                    if m.to as usize == to {
+                        emit(m);
+                    }
+                    false
+                });
+            }
+        }
+        if role == Role::King && spec.castling {
+            self.castling_cells(&mut |m: CellMove| {
+                if m.to as usize == to {
+                    emit(m);
+                }
+                false
+            });
         }
     }
 
@@ -199,10 +334,10 @@ impl Position {
     /// FIDE castling on the standard 8x8 squares (FI-2): the king on its
     /// e-file square, the rook in the corner, the squares between empty, the
     /// king not in check and not passing or landing on an attacked square.
-    fn castling_cells(&self, emit: &mut impl FnMut(CellMove)) {
+    fn castling_cells(&self, emit: &mut impl FnMut(CellMove) -> bool) -> bool {
         let us = self.turn;
         if !self.castling.get(us, true) && !self.castling.get(us, false) {
-            return;
+            return false;
         }
         let rank = match us {
             Color::White => 1,
@@ -210,9 +345,9 @@ impl Position {
         };
         let board = &self.board;
         let cell = |file: i16| board.index(Square::new(file, rank));
-        let Some(king) = cell(5) else { return };
+        let Some(king) = cell(5) else { return false };
         if board.cell(king).piece() != Some(Piece::new(us, Role::King)) {
-            return;
+            return false;
         }
         for king_side in [true, false] {
             if !self.castling.get(us, king_side) {
@@ -245,14 +380,17 @@ impl Position {
             let (Some(to), Some(rook_to)) = (cell(king_to), cell(rook_to)) else {
                 continue;
             };
-            emit(CellMove {
+            if emit(CellMove {
                 kind: CellKind::Castle {
                     rook: rook as u32,
                     rook_to: rook_to as u32,
                 },
                 ..CellMove::new(Role::King, king, to)
-            });
+            }) {
+                return true;
+            }
         }
+        false
     }
 
     /// The move value of a cell move, with its squares named.
@@ -313,6 +451,33 @@ impl Position {
                 }
             });
         }
+    }
+
+    /// The legal moves of [`Position::for_each_legal`] that
+    /// [`Position::for_each_pseudo_to`] selects: kind `role`, onto `to`.
+    pub fn for_each_legal_to(
+        &self,
+        safety: &mut KingSafety,
+        role: Role,
+        to: usize,
+        mut emit: impl FnMut(CellMove),
+    ) {
+        safety.update(self);
+        self.for_each_pseudo_to(role, to, |m| {
+            if safety.kings.is_empty() || safety.allows(self, &m) {
+                emit(m)
+            }
+        });
+    }
+
+    /// Whether the shared generator has a legal move here, stopping at the
+    /// first one found.
+    pub fn has_legal_piece_move(&self, safety: &mut KingSafety) -> bool {
+        safety.update(self);
+        if safety.kings.is_empty() {
+            return self.pseudo_until(|_| true);
+        }
+        self.pseudo_until(|m| safety.allows(self, &m))
     }
 
     /// Plays a cell move of the shared generator in place, as
@@ -450,7 +615,23 @@ pub struct KingSafety {
     pinned: Vec<usize>,
 }
 
+thread_local! {
+    /// One king-safety record per thread, for the one-position queries
+    /// (resolving a move, "is there a legal move?") that would otherwise
+    /// allocate its lists each time.
+    static SAFETY: std::cell::RefCell<KingSafety> = std::cell::RefCell::default();
+}
+
 impl KingSafety {
+    /// Runs `f` with this thread's scratch record (a fresh one if it is in
+    /// use further up the stack).
+    pub fn with<T>(f: impl FnOnce(&mut KingSafety) -> T) -> T {
+        SAFETY.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut s) => f(&mut s),
+            Err(_) => f(&mut KingSafety::default()),
+        })
+    }
+
     pub fn new(pos: &Position) -> KingSafety {
         let mut s = KingSafety::default();
         s.update(pos);

@@ -325,6 +325,40 @@ impl Position {
         self.for_each_legal(&mut safety, |m| out.push(Move::Piece(self.piece_move(&m))));
     }
 
+    /// Is `mv` one of the shared generator's legal moves
+    /// ([`Position::legal_piece_moves`])? Only the moves of its piece kind
+    /// onto its target square are generated.
+    pub fn is_legal_piece_move(&self, mv: &Move) -> bool {
+        let Move::Piece(m) = mv else {
+            return false;
+        };
+        let Some(to) = self.board.index(m.to) else {
+            return false;
+        };
+        let mut found = false;
+        KingSafety::with(|safety| {
+            self.for_each_legal_to(safety, m.role, to, |c| {
+                found = found || self.piece_move(&c) == *m;
+            })
+        });
+        found
+    }
+
+    /// The shared generator's legal moves of kind `role` onto `to`: the
+    /// moves of [`Position::legal_piece_moves`] a SAN text naming them must
+    /// be told apart from.
+    pub fn legal_piece_moves_to(&self, role: Role, to: Square) -> Vec<Move> {
+        let mut out = Vec::new();
+        if let Some(to) = self.board.index(to) {
+            KingSafety::with(|safety| {
+                self.for_each_legal_to(safety, role, to, |c| {
+                    out.push(Move::Piece(self.piece_move(&c)))
+                })
+            });
+        }
+        out
+    }
+
     /// Applies a single-piece move: moves the piece, captures, en passant,
     /// castling's rook, promotion, castling rights, the en passant square,
     /// the clocks and the turn. No legality check.
@@ -404,6 +438,16 @@ impl Position {
                 rule,
             )
         })
+    }
+
+    /// Is this the same position as `other` for repetitions: equal
+    /// [`Position::repetition_key`]s, compared without copying them.
+    pub fn repeats(&self, other: &Position) -> bool {
+        self.turn == other.turn
+            && self.castling == other.castling
+            && self.ep == other.ep
+            && self.extra == other.extra
+            && self.board == other.board
     }
 
     /// The placement key used for repetitions: the board, the side to move,

@@ -86,18 +86,7 @@ pub fn repetitions(positions: &[Position]) -> usize {
     let Some(cur) = positions.last() else {
         return 0;
     };
-    // The fields of `Position::repetition_key`, compared in place: no
-    // copy of each board, since loading a file asks this after every move.
-    positions
-        .iter()
-        .filter(|p| {
-            p.turn == cur.turn
-                && p.castling == cur.castling
-                && p.ep == cur.ep
-                && p.extra == cur.extra
-                && p.board == cur.board
-        })
-        .count()
+    positions.iter().filter(|p| p.repeats(cur)).count()
 }
 
 pub(super) use crate::notation::movetext::move_number;

@@ -22,9 +22,16 @@ use crate::variant::Variant;
 impl Position {
     /// The variant's start position (its `Spec::start` text).
     pub fn start(variant: Variant) -> Position {
-        let spec = variant.spec();
-        fen::read(variant, spec.start)
-            .unwrap_or_else(|e| panic!("start position of {}: {e}", spec.name))
+        // Read from its text once, then copied.
+        static STARTS: [std::sync::OnceLock<Position>; 16] =
+            [const { std::sync::OnceLock::new() }; 16];
+        STARTS[variant as usize]
+            .get_or_init(|| {
+                let spec = variant.spec();
+                fen::read(variant, spec.start)
+                    .unwrap_or_else(|e| panic!("start position of {}: {e}", spec.name))
+            })
+            .clone()
     }
 
     /// Reads a move in any accepted notation and resolves it to a legal move.

@@ -32,9 +32,15 @@ pub struct Builder {
     /// followed at once by a new game: that game's setup.
     carried: Option<DiagramBoard>,
     count: usize,
+    /// Positions no longer used, kept for the next game's history so that
+    /// playing a move allocates nothing.
+    spare: Vec<Position>,
     /// Finished games, for the caller to take.
     pub done: Vec<Game>,
 }
+
+/// Most positions kept in [`Builder::spare`]: a long game's worth.
+const SPARE: usize = 1024;
 
 /// A variant by a PGN `Variant` tag: names and aliases as on the command
 /// line, and the names other programs write for FIDE chess.
@@ -69,6 +75,7 @@ impl Builder {
             cur: None,
             carried: None,
             count: 0,
+            spare: Vec::new(),
             done: Vec::new(),
         }
     }
@@ -277,6 +284,7 @@ impl Builder {
             pending: None,
             result_written: None,
             legend_noted: false,
+            spare: std::mem::take(&mut self.spare),
             tag_spans: Vec::new(),
             coordinates_noted: false,
             variation_moves: Vec::new(),
@@ -427,6 +435,9 @@ impl Builder {
             .as_ref()
             .map(|(r, _)| r.clone())
             .or_else(|| cur.result_tag.as_ref().map(|(r, _)| normalize_result(r)));
+        self.spare = std::mem::take(&mut cur.spare);
+        let room = SPARE.saturating_sub(self.spare.len());
+        cur.line.history.recycle(&mut self.spare, room);
         self.done.push(cur.game);
     }
 }

@@ -100,6 +100,26 @@ impl History {
         h
     }
 
+    /// Empties the list, handing up to `room` of the positions no other
+    /// line shares to `out` for reuse (the builder's pool of boards).
+    pub(super) fn recycle(&mut self, out: &mut Vec<Position>, room: usize) {
+        let mut next = self.last.take();
+        self.len = 0;
+        let mut kept = 0;
+        while let Some(node) = next {
+            match Rc::try_unwrap(node) {
+                Ok(mut n) => {
+                    next = n.prev.take();
+                    if kept < room {
+                        out.push(n.pos);
+                        kept += 1;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+    }
+
     /// The positions, oldest first.
     pub(super) fn to_vec(&self) -> Vec<Position> {
         let mut out = Vec::with_capacity(self.len);
@@ -165,6 +185,8 @@ pub(super) struct Current {
     pub(super) pending: Option<DiagramBoard>,
     pub(super) result_written: Option<(String, Span)>,
     pub(super) legend_noted: bool,
+    /// Positions to copy into instead of allocating (see `Builder`).
+    pub(super) spare: Vec<Position>,
     /// Tag names with their spans, to report a repeated tag.
     pub(super) tag_spans: Vec<(String, Span)>,
     pub(super) coordinates_noted: bool,
@@ -260,9 +282,9 @@ impl Current {
     /// and marks the line lost.
     pub(super) fn play(&mut self, text: &str, span: Span, opts: &Options) -> bool {
         let pos = &self.line.pos;
-        let at = move_number(pos);
         if let Some((n, black, nspan)) = self.line.number.take() {
             if n != pos.fullmove || black != (pos.turn == Color::Black) {
+                let at = move_number(pos);
                 let written = format!("{n}{}", if black { "..." } else { "." });
                 self.game.issues.push(
                     Issue::warning(
@@ -288,7 +310,7 @@ impl Current {
                 )
                 .expected(format!("a move for {}", side(pos.turn)))
                 .found(text);
-                return self.fail(issue, &at, span);
+                return self.fail(issue, &move_number(pos), span);
             }
             Err(e) => {
                 // The caret goes under the whole token; the message says
@@ -310,7 +332,7 @@ impl Current {
                 )
                 .expected(wanted)
                 .found(text);
-                return self.fail(issue, &at, span);
+                return self.fail(issue, &move_number(pos), span);
             }
         };
         let rules = pos.variant.rules();
@@ -322,14 +344,18 @@ impl Current {
             Ok(mv) => mv,
             Err(e) => {
                 let issue = self.move_error(e, text, span);
-                return self.fail(issue, &at, span);
+                return self.fail(issue, &move_number(pos), span);
             }
         };
-        if pos.outcome().is_some() {
+        if rules.outcome_with_move(pos).is_some() {
             let issue = self.move_error(MoveError::illegal("the game is over"), text, span);
-            return self.fail(issue, &at, span);
+            return self.fail(issue, &move_number(pos), span);
         }
-        let after = pos.play_unchecked(&mv);
+        // The position after the move, in a copy from the pool (no
+        // allocation once the pool is warm).
+        let mut after = self.spare.pop().unwrap_or_else(|| pos.clone());
+        after.clone_from(pos);
+        rules.apply(&mut after, &mv);
         let expected = rules.check_mark(&after);
         let found = parsed.check.map(CheckMark::as_str).unwrap_or("");
         if expected != found {
@@ -362,7 +388,7 @@ impl Current {
                 }
             };
             self.game.issues.push(Issue {
-                at_move: Some(at.clone()),
+                at_move: Some(move_number(&self.line.pos)),
                 ..Issue::warning(IssueKind::CheckMark, s, message)
                     .expected(shown(expected))
                     .found(shown(found))

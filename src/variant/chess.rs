@@ -76,6 +76,11 @@ impl Rules for Chess {
         Variant::Chess
     }
 
+    /// The turns are the shared generator's legal moves.
+    fn shared_moves(&self) -> bool {
+        true
+    }
+
     /// FIDE's captures: `may_capture` is the default.
     fn captures_any_enemy(&self) -> bool {
         true
@@ -86,17 +91,26 @@ impl Rules for Chess {
     }
 
     fn outcome(&self, pos: &Position) -> Option<Outcome> {
-        pos.fide_outcome(self.has_legal_move(pos), self.in_check(pos))
-            .or_else(|| {
-                is_dead(pos).then(|| {
-                    Outcome::new(
-                        GameResult::Draw,
-                        "dead position (insufficient material)",
-                        "FI-5",
-                    )
-                })
-            })
+        // Check matters only when there is no move.
+        let has_move = self.has_legal_move(pos);
+        pos.fide_outcome(has_move, !has_move && self.in_check(pos))
+            .or_else(|| dead(pos))
     }
+
+    fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
+        pos.fide_outcome(true, false).or_else(|| dead(pos))
+    }
+}
+
+/// The dead-position draw of FI-5.
+fn dead(pos: &Position) -> Option<Outcome> {
+    is_dead(pos).then(|| {
+        Outcome::new(
+            GameResult::Draw,
+            "dead position (insufficient material)",
+            "FI-5",
+        )
+    })
 }
 
 /// FI-5: K v K, K+B v K, K+N v K, and K+B v K+B with bishops on squares of

@@ -4,7 +4,7 @@
 
 use super::chess::{FIDE_PIECES, FIDE_PROMOTION};
 use super::{Rules, Spec, Variant};
-use crate::position::Position;
+use crate::position::{Outcome, Position};
 
 pub static SPEC: Spec = Spec {
     name: "gardner",
@@ -40,6 +40,15 @@ impl Rules for Gardner {
 
     fn variant(&self) -> Variant {
         Variant::Gardner
+    }
+
+    /// The turns are the shared generator's legal moves.
+    fn shared_moves(&self) -> bool {
+        true
+    }
+
+    fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
+        pos.fide_outcome(true, false)
     }
 
     /// FIDE's captures: `may_capture` is the default.

@@ -265,6 +265,11 @@ impl Rules for Kristensen {
         Variant::Kristensen
     }
 
+    /// The turns are the shared generator's legal moves.
+    fn shared_moves(&self) -> bool {
+        true
+    }
+
     /// FIDE's checks (one king each, the side not to move not in check),
     /// and no pawn on its promotion rank.
     fn validate(&self, pos: &Position) -> Result<(), String> {
@@ -344,6 +349,10 @@ impl Rules for Kristensen {
                 )
             });
         }
+        pos.fide_outcome(true, false)
+    }
+
+    fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
         pos.fide_outcome(true, false)
     }
 

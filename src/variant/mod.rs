@@ -274,9 +274,25 @@ pub trait Rules: Sync + Send {
         moves
     }
 
+    /// True when the turns are exactly the shared generator's legal
+    /// single-piece moves, as the default [`Rules::legal_moves`] lists them
+    /// (king safety included). The defaults of [`Rules::has_legal_move`],
+    /// [`Rules::check_legal`] and [`Rules::resolve`] then ask the generator
+    /// for the moves they need (the first legal move; the moves of one
+    /// piece kind onto one square) instead of listing every move. A
+    /// variant that changes `legal_moves` leaves this false (the default).
+    fn shared_moves(&self) -> bool {
+        false
+    }
+
     /// Checks one move, saying why it is illegal.
     fn check_legal(&self, pos: &Position, mv: &Move) -> Result<(), PlayError> {
-        if self.legal_moves(pos).contains(mv) {
+        let legal = if self.shared_moves() {
+            pos.is_legal_piece_move(mv)
+        } else {
+            self.legal_moves(pos).contains(mv)
+        };
+        if legal {
             Ok(())
         } else {
             Err(PlayError::Illegal {
@@ -291,7 +307,11 @@ pub trait Rules: Sync + Send {
     }
 
     fn has_legal_move(&self, pos: &Position) -> bool {
-        !self.legal_moves(pos).is_empty()
+        if self.shared_moves() {
+            crate::movegen::KingSafety::with(|s| pos.has_legal_piece_move(s))
+        } else {
+            !self.legal_moves(pos).is_empty()
+        }
     }
 
     /// Applies a legal move to the position (no legality check).
@@ -309,7 +329,17 @@ pub trait Rules: Sync + Send {
 
     /// The end decided by the position alone.
     fn outcome(&self, pos: &Position) -> Option<Outcome> {
-        pos.fide_outcome(self.has_legal_move(pos), self.in_check(pos))
+        // Check matters only when there is no move.
+        let has_move = self.has_legal_move(pos);
+        pos.fide_outcome(has_move, !has_move && self.in_check(pos))
+    }
+
+    /// [`Rules::outcome`] of a position in which a legal move has just been
+    /// found (the record verifier resolves the written move first), so
+    /// that whether there is one need not be asked again. Default: the
+    /// outcome, asked in full.
+    fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
+        self.outcome(pos)
     }
 
     /// The end decided by the game's history rather than by the position

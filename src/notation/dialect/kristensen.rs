@@ -2,7 +2,7 @@
 //! field (KR-5), SAN with `x` for friendly captures and long pawn steps,
 //! and why a text names no legal move.
 
-use super::san::{resolve_in_list, write_long, write_san, MoveText, PieceText};
+use super::san::{resolve_shared, write_long, write_san, MoveText, PieceText};
 use super::Dialect;
 use crate::error::MoveError;
 use crate::mv::{Move, MoveKind};
@@ -49,7 +49,7 @@ impl Dialect for KristensenDialect {
     }
 
     fn resolve(&self, pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
-        match resolve_in_list(pos, text, &Kristensen.legal_moves(pos)) {
+        match resolve_shared(pos, text) {
             Err(MoveError::Illegal { reason, rule }) => match text {
                 MoveText::Piece(t) => {
                     Err(explain(pos, t).unwrap_or(MoveError::Illegal { reason, rule }))
@@ -64,10 +64,12 @@ impl Dialect for KristensenDialect {
     /// long form where the short one would mislead or be ambiguous: every
     /// back step, and a forward step another pawn could also make.
     fn write_move(&self, pos: &Position, mv: &Move) -> String {
-        let legal = Kristensen.legal_moves(pos);
         let Move::Piece(m) = mv else {
-            return write_san(pos, mv, &legal);
+            return write_san(pos, mv, &Kristensen.legal_moves(pos));
         };
+        // SAN and the pawn test below look only at moves of the same kind
+        // onto the same square.
+        let legal = pos.legal_piece_moves_to(m.role, m.to);
         let target = pos.board.get(m.to).filter(|c| c.is_occupied());
         if m.role == Role::Pawn && target.is_none() {
             let back = m.to.rank - m.from.rank == -pos.turn.forward();

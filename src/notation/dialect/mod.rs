@@ -19,13 +19,27 @@ use crate::variant::Variant;
 /// position-text fields, `divide` by legal move.
 pub trait Dialect: Sync {
     /// Resolves a parsed move text to a legal move.
+    /// For a variant whose turns are the shared generator's
+    /// (`Rules::shared_moves`), only the moves of the kind the text names
+    /// onto the square it names are generated.
     fn resolve(&self, pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
-        san::resolve_in_list(pos, text, &pos.legal_moves())
+        if pos.variant.rules().shared_moves() {
+            san::resolve_shared(pos, text)
+        } else {
+            san::resolve_in_list(pos, text, &pos.legal_moves())
+        }
     }
 
     /// The move in canonical notation, without check mark.
     fn write_move(&self, pos: &Position, mv: &Move) -> String {
-        san::write_san(pos, mv, &pos.legal_moves())
+        let rivals = match mv {
+            // SAN tells a move only from those of its kind onto its square.
+            Move::Piece(m) if pos.variant.rules().shared_moves() => {
+                pos.legal_piece_moves_to(m.role, m.to)
+            }
+            _ => pos.legal_moves(),
+        };
+        san::write_san(pos, mv, &rivals)
     }
 
     /// Several moves of one position, each as [`Dialect::write_move`]
