@@ -1,0 +1,140 @@
+//! Plain SAN read without the grammar: the forms most records are written
+//! in (`e4`, `Nbd7`, `exd8=Q+`, `O-O-O#!`), read by hand for speed; any
+//! other text goes to the `nom` grammar in [`super::san`].
+
+use super::san::{CheckMark, MoveText, ParsedMove, PieceText};
+use crate::piece::Role;
+use crate::square::Square;
+
+/// The common forms of a whole move text read without the grammar: plain
+/// SAN on files a-h and ranks 1-9 (`e4`, `Nbd7`, `R1xe2`, `exd8=Q+`,
+/// `O-O-O#!`), with the same [`ParsedMove`] that [`parse_prefix`](super::san::parse_prefix) gives.
+/// `None` for anything else, which goes to the grammar; so this decides
+/// nothing the grammar would decide otherwise (a test compares the two on
+/// every short text over their letters).
+pub(super) fn parse_plain(body: &str) -> Option<ParsedMove> {
+    let b = body.as_bytes();
+    let mut i = 0;
+    let text = if b.starts_with(b"O-O") || b.starts_with(b"0-0") {
+        let long = b.len() >= 5 && b[3] == b'-' && b[4] == b[0];
+        i = if long { 5 } else { 3 };
+        MoveText::Castle { long }
+    } else {
+        let mut roles = Vec::new();
+        if let Some(&c) = b.first() {
+            if matches!(c, b'K' | b'Q' | b'R' | b'B' | b'N') {
+                roles.push(Role::from_char(c as char)?);
+                i = 1;
+            }
+        }
+        // The squares part as tokens: a file a-h, a one-digit rank, `x`.
+        let mut tokens = [0u8; 5];
+        let mut n = 0;
+        while i < b.len() && n < 5 {
+            let c = b[i];
+            let kind = match c {
+                b'a'..=b'h' => b'f',
+                b'1'..=b'9' if !b.get(i + 1).is_some_and(u8::is_ascii_digit) => b'r',
+                b'0'..=b'9' => return None,
+                b'x' => b'x',
+                _ => break,
+            };
+            tokens[n] = kind;
+            n += 1;
+            i += 1;
+        }
+        let start = i - n;
+        let at = |k: usize| b[start + k];
+        let file_of = |c: u8| (c - b'a' + 1) as i16;
+        let rank_of = |c: u8| (c - b'0') as i16;
+        let (from_file, from_rank, capture) = match &tokens[..n] {
+            b"fr" => (None, None, false),
+            b"xfr" => (None, None, true),
+            b"ffr" => (Some(file_of(at(0))), None, false),
+            b"fxfr" => (Some(file_of(at(0))), None, true),
+            b"rfr" => (None, Some(rank_of(at(0))), false),
+            b"rxfr" => (None, Some(rank_of(at(0))), true),
+            b"frfr" => (Some(file_of(at(0))), Some(rank_of(at(1))), false),
+            b"frxfr" => (Some(file_of(at(0))), Some(rank_of(at(1))), true),
+            _ => return None,
+        };
+        let to = Square::new(file_of(at(n - 2)), rank_of(at(n - 1)));
+        let mut promotions = Vec::new();
+        if b.get(i) == Some(&b'=') {
+            let c = *b.get(i + 1)?;
+            if !c.is_ascii_uppercase() || b.get(i + 2) == Some(&b'=') {
+                return None;
+            }
+            promotions.push(Role::from_char(c as char)?);
+            i += 2;
+        }
+        MoveText::Piece(PieceText {
+            roles,
+            from_file,
+            from_rank,
+            capture,
+            to,
+            promotions,
+            place: None,
+        })
+    };
+    let rest = &body[i..];
+    let (check, rest) = if let Some(r) = rest.strip_prefix("++") {
+        (Some(CheckMark::Mate), r)
+    } else if let Some(r) = rest.strip_prefix('#') {
+        (Some(CheckMark::Mate), r)
+    } else if let Some(r) = rest.strip_prefix('+') {
+        (Some(CheckMark::Check), r)
+    } else {
+        (None, rest)
+    };
+    let glyph = match rest {
+        "" => None,
+        "!!" => Some("!!"),
+        "??" => Some("??"),
+        "!?" => Some("!?"),
+        "?!" => Some("?!"),
+        "!" => Some("!"),
+        "?" => Some("?"),
+        _ => return None,
+    };
+    Some(ParsedMove { text, check, glyph })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::san::parse_prefix;
+    use super::*;
+
+    /// Every text over `alphabet` of up to `len` characters.
+    fn texts(alphabet: &str, len: usize) -> Vec<String> {
+        let letters: Vec<char> = alphabet.chars().collect();
+        let mut all = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..len {
+            last = last
+                .iter()
+                .flat_map(|t| letters.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    #[test]
+    fn plain_reading_agrees_with_the_grammar() {
+        for text in ["e4", "Nbd7", "R1xe2", "exd8=Q+", "O-O-O#!", "Ng1f3", "0-0"] {
+            assert!(parse_plain(text).is_some(), "{text}");
+        }
+        let mut taken = 0;
+        let short = texts("NKbdexh1089=Q+#!?O-/@:", 4);
+        let long = texts("Rbex18=Q+", 6);
+        for text in short.iter().chain(&long) {
+            if let Some(plain) = parse_plain(text) {
+                taken += 1;
+                assert_eq!(parse_prefix(text), Ok(("", plain)), "{text:?}");
+            }
+        }
+        assert!(taken > 1000, "{taken}");
+    }
+}
