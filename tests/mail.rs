@@ -5,50 +5,19 @@
 //! errors for a refused login, a refused recipient and a server that is
 //! down.
 
+mod common;
+
 use chrono::{DateTime, Utc};
+use common::smtp::Server;
 use postal::mail::compose::{compose, game_subject, message_id, Notice, To};
 use postal::mail::config::{Config, Security, TransportKind};
 use postal::mail::maildir::{Folder, Maildir};
 use postal::mail::transport::{send, Delivery};
 use postal::mail::MailError;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-
-struct Server {
-    child: Child,
-    port: u16,
-    dir: tempfile::TempDir,
-}
+use std::process::Command;
 
 impl Server {
-    fn start(args: &[&str]) -> Server {
-        let dir = tempfile::tempdir().unwrap();
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mail/smtp_server.py");
-        let python = std::env::var("POSTAL_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
-        let mut child = Command::new(&python)
-            .arg(script)
-            .arg("--dir")
-            .arg(dir.path())
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {python}: {e}"));
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .strip_prefix("READY ")
-            .and_then(|p| p.trim().parse().ok())
-            .unwrap_or_else(|| {
-                panic!("the SMTP test server did not start (is aiosmtpd installed for {python}?): {line:?}")
-            });
-        Server { child, port, dir }
-    }
-
     fn received(&self) -> Vec<String> {
         self.files()
             .iter()
@@ -73,30 +42,6 @@ impl Server {
                     .collect()
             })
             .collect()
-    }
-
-    /// The files of the messages received, in order.
-    fn files(&self) -> Vec<PathBuf> {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(self.dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "eml"))
-            .collect();
-        files.sort_by_key(|p| {
-            p.file_stem()
-                .and_then(|s| s.to_str())
-                .and_then(|s| s.parse::<u32>().ok())
-                .unwrap_or(0)
-        });
-        files
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        drop(self.child.stdin.take());
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

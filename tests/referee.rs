@@ -3,58 +3,22 @@
 //! real Maildir, `postal referee run --once` over it, referee folders with
 //! real files, and `postal receive` killed with SIGKILL at random moments.
 
+mod common;
+
+use common::smtp::Server;
 use mail_parser::MessageParser;
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 const NOW: &str = "2026-12-01T09:00:00Z";
 
-struct Server {
-    child: Child,
-    port: u16,
-    dir: tempfile::TempDir,
-}
-
 impl Server {
-    fn start(args: &[&str]) -> Server {
-        let dir = tempfile::tempdir().unwrap();
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mail/smtp_server.py");
-        let python = std::env::var("POSTAL_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
-        let mut child = Command::new(&python)
-            .arg(script)
-            .arg("--dir")
-            .arg(dir.path())
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {python}: {e}"));
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .strip_prefix("READY ")
-            .and_then(|p| p.trim().parse().ok())
-            .unwrap_or_else(|| panic!("the SMTP test server did not start: {line:?}"));
-        Server { child, port, dir }
-    }
-
     /// The messages received, in order, as raw bytes.
     fn received(&self) -> Vec<Vec<u8>> {
-        let mut files: Vec<(u32, PathBuf)> = std::fs::read_dir(self.dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "eml"))
-            .map(|p| (p.file_stem().unwrap().to_str().unwrap().parse().unwrap(), p))
-            .collect();
-        files.sort();
-        files
+        self.files()
             .iter()
-            .map(|(_, p)| std::fs::read(p).unwrap())
+            .map(|p| std::fs::read(p).unwrap())
             .collect()
     }
 
@@ -69,14 +33,6 @@ impl Server {
             lettre::address::Envelope::new(Some(from.parse().unwrap()), vec![to.parse().unwrap()])
                 .unwrap();
         t.send_raw(&env, raw).unwrap();
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        drop(self.child.stdin.take());
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -3,6 +3,8 @@
 //! legal moves as text. Each binary uses some of them.
 #![allow(dead_code)]
 
+pub mod smtp;
+
 use assert_cmd::Command;
 use postal::{Effects, Position, Square, Variant};
 
