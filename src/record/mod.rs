@@ -277,15 +277,6 @@ impl Issue {
         self.rule = rule.map(str::to_string);
         self
     }
-
-    /// Fills in the location from the text the span points into;
-    /// `first_line` is the line number of the text's first line.
-    pub fn locate(&mut self, text: &str, first_line: usize) {
-        self.location = locate(text, first_line, self.span);
-        if let Some(r) = self.related {
-            self.related_line = Some(locate(text, first_line, r).line);
-        }
-    }
 }
 
 /// Line, column, caret width and source line of a span.

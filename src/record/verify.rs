@@ -102,6 +102,11 @@ fn finish_game(mut game: Game, text: &str, first_line: usize) -> Game {
     game.location = locator.locate(game.span);
     for issue in &mut game.issues {
         issue.location = locator.locate(issue.span);
+        // The place a repeated tag was first given lies before the issue,
+        // where the forward-only locator has passed: located on its own.
+        if let Some(r) = issue.related {
+            issue.related_line = Some(super::locate(text, first_line, r).line);
+        }
     }
     game.issues
         .sort_by_key(|i| (i.location.line, i.location.column));
