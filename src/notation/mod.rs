@@ -9,7 +9,7 @@
 pub mod dialect;
 pub mod fen;
 pub mod movetext;
-mod plain;
+pub mod plain;
 pub mod san;
 pub mod square;
 

@@ -6,6 +6,23 @@ use super::san::{CheckMark, MoveText, ParsedMove, PieceText};
 use crate::piece::Role;
 use crate::square::Square;
 
+/// A plain SAN text as values, without allocating: what [`plain_san`]
+/// reads (the record verifier's fast lane takes it straight).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PlainSan {
+    /// `Some(long)` for castling; the other move fields are then unused.
+    pub castle: Option<bool>,
+    /// The piece letter; `None` for a pawn.
+    pub role: Option<Role>,
+    pub from_file: Option<i16>,
+    pub from_rank: Option<i16>,
+    pub capture: bool,
+    pub to: Square,
+    pub promotion: Option<Role>,
+    pub check: Option<CheckMark>,
+    pub glyph: Option<&'static str>,
+}
+
 /// The common forms of a whole move text read without the grammar: plain
 /// SAN on files a-h and ranks 1-9 (`e4`, `Nbd7`, `R1xe2`, `exd8=Q+`,
 /// `O-O-O#!`), with the same [`ParsedMove`] that [`parse_prefix`](super::san::parse_prefix) gives.
@@ -13,17 +30,51 @@ use crate::square::Square;
 /// nothing the grammar would decide otherwise (a test compares the two on
 /// every short text over their letters).
 pub(super) fn parse_plain(body: &str) -> Option<ParsedMove> {
-    let b = body.as_bytes();
+    let p = plain_san(body)?;
+    let text = match p.castle {
+        Some(long) => MoveText::Castle { long },
+        None => MoveText::Piece(PieceText {
+            roles: p.role.into_iter().collect(),
+            from_file: p.from_file,
+            from_rank: p.from_rank,
+            capture: p.capture,
+            to: p.to,
+            promotions: p.promotion.into_iter().collect(),
+            place: None,
+        }),
+    };
+    Some(ParsedMove {
+        text,
+        check: p.check,
+        glyph: p.glyph,
+    })
+}
+
+/// [`parse_plain`]'s reading as values: the text trimmed, as
+/// `san::parse_text` trims it.
+pub fn plain_san(text: &str) -> Option<PlainSan> {
+    let b = text.trim().as_bytes();
+    let body = text.trim();
     let mut i = 0;
-    let text = if b.starts_with(b"O-O") || b.starts_with(b"0-0") {
+    let mut p = PlainSan {
+        castle: None,
+        role: None,
+        from_file: None,
+        from_rank: None,
+        capture: false,
+        to: Square::new(0, 0),
+        promotion: None,
+        check: None,
+        glyph: None,
+    };
+    if b.starts_with(b"O-O") || b.starts_with(b"0-0") {
         let long = b.len() >= 5 && b[3] == b'-' && b[4] == b[0];
         i = if long { 5 } else { 3 };
-        MoveText::Castle { long }
+        p.castle = Some(long);
     } else {
-        let mut roles = Vec::new();
         if let Some(&c) = b.first() {
             if matches!(c, b'K' | b'Q' | b'R' | b'B' | b'N') {
-                roles.push(Role::from_char(c as char)?);
+                p.role = Some(Role::from_char(c as char)?);
                 i = 1;
             }
         }
@@ -47,7 +98,7 @@ pub(super) fn parse_plain(body: &str) -> Option<ParsedMove> {
         let at = |k: usize| b[start + k];
         let file_of = |c: u8| (c - b'a' + 1) as i16;
         let rank_of = |c: u8| (c - b'0') as i16;
-        let (from_file, from_rank, capture) = match &tokens[..n] {
+        (p.from_file, p.from_rank, p.capture) = match &tokens[..n] {
             b"fr" => (None, None, false),
             b"xfr" => (None, None, true),
             b"ffr" => (Some(file_of(at(0))), None, false),
@@ -58,37 +109,30 @@ pub(super) fn parse_plain(body: &str) -> Option<ParsedMove> {
             b"frxfr" => (Some(file_of(at(0))), Some(rank_of(at(1))), true),
             _ => return None,
         };
-        let to = Square::new(file_of(at(n - 2)), rank_of(at(n - 1)));
-        let mut promotions = Vec::new();
+        p.to = Square::new(file_of(at(n - 2)), rank_of(at(n - 1)));
         if b.get(i) == Some(&b'=') {
             let c = *b.get(i + 1)?;
             if !c.is_ascii_uppercase() || b.get(i + 2) == Some(&b'=') {
                 return None;
             }
-            promotions.push(Role::from_char(c as char)?);
+            p.promotion = Some(Role::from_char(c as char)?);
             i += 2;
         }
-        MoveText::Piece(PieceText {
-            roles,
-            from_file,
-            from_rank,
-            capture,
-            to,
-            promotions,
-            place: None,
-        })
-    };
+    }
     let rest = &body[i..];
-    let (check, rest) = if let Some(r) = rest.strip_prefix("++") {
-        (Some(CheckMark::Mate), r)
+    let rest = if let Some(r) = rest.strip_prefix("++") {
+        p.check = Some(CheckMark::Mate);
+        r
     } else if let Some(r) = rest.strip_prefix('#') {
-        (Some(CheckMark::Mate), r)
+        p.check = Some(CheckMark::Mate);
+        r
     } else if let Some(r) = rest.strip_prefix('+') {
-        (Some(CheckMark::Check), r)
+        p.check = Some(CheckMark::Check);
+        r
     } else {
-        (None, rest)
+        rest
     };
-    let glyph = match rest {
+    p.glyph = match rest {
         "" => None,
         "!!" => Some("!!"),
         "??" => Some("??"),
@@ -98,7 +142,7 @@ pub(super) fn parse_plain(body: &str) -> Option<ParsedMove> {
         "?" => Some("?"),
         _ => return None,
     };
-    Some(ParsedMove { text, check, glyph })
+    Some(p)
 }
 
 #[cfg(test)]

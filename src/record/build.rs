@@ -272,14 +272,7 @@ impl Builder {
             setup: self.carried.take(),
             side_hint: None,
             first_number: None,
-            line: Line {
-                pos: start,
-                history: History::default(),
-                number: None,
-                sync: Sync::Yes,
-                written: 0,
-                main: true,
-            },
+            line: Line::new(start, History::default(), Sync::Yes, true),
             saved: Vec::new(),
             pending: None,
             result_written: None,
@@ -382,14 +375,7 @@ impl Builder {
         };
         cur.game.start = start.clone();
         cur.game.end = start.clone();
-        cur.line = Line {
-            pos: start,
-            history: History::default(),
-            number: None,
-            sync: Sync::Yes,
-            written: 0,
-            main: true,
-        };
+        cur.line = Line::new(start, History::default(), Sync::Yes, true);
     }
 
     fn end(&mut self, next_follows: bool) {
@@ -406,6 +392,7 @@ impl Builder {
         let waiting = std::mem::take(&mut cur.waiting_comments);
         cur.game.comments.extend(waiting);
         if cur.game.readable {
+            cur.line.settle_pos();
             if let Some(d) = cur.pending.take() {
                 if matches!(cur.line.sync, Sync::Yes) {
                     let mut issues = Vec::new();
@@ -437,6 +424,7 @@ impl Builder {
             .or_else(|| cur.result_tag.as_ref().map(|(r, _)| normalize_result(r)));
         self.spare = std::mem::take(&mut cur.spare);
         let room = SPARE.saturating_sub(self.spare.len());
+        cur.line.lane.trail.clear();
         cur.line.history.recycle(&mut self.spare, room);
         self.done.push(cur.game);
     }

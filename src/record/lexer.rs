@@ -141,7 +141,23 @@ impl<'a> Lexer<'a> {
     /// The length of the word at the start of `rest`: up to a blank or a
     /// delimiter, reading `(f,r)` squares (`Ra5-(0,5)`) as part of it.
     fn word_len(&self, rest: &str) -> usize {
+        // ASCII byte by byte (most words), then by characters from the
+        // first other byte on.
+        let b = rest.as_bytes();
         let mut i = 0;
+        while i < b.len() && b[i] < 0x80 {
+            let c = b[i];
+            if c == b'(' {
+                if let Some(n) = coordinates_len(&rest[i..]) {
+                    i += n;
+                    continue;
+                }
+            }
+            if i > 0 && self.is_word_end(c as char) {
+                return i;
+            }
+            i += 1;
+        }
         while let Some(ch) = rest[i..].chars().next() {
             if ch == '(' {
                 if let Some(n) = coordinates_len(&rest[i..]) {
@@ -235,6 +251,14 @@ impl<'a> Iterator for Lexer<'a> {
                     ));
                 }
             }
+            // Blanks inside a line, skipped a run at a time.
+            let bytes = self.text.as_bytes();
+            while bytes
+                .get(self.pos)
+                .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\r'))
+            {
+                self.pos += 1;
+            }
             let rest = &self.text[self.pos..];
             let c = rest.chars().next()?;
             if c == '\n' {
@@ -323,13 +347,16 @@ impl<'a> Iterator for Lexer<'a> {
             let mut len = self.word_len(rest);
             len += self.second_part_len(&rest[..len], &rest[len..]);
             let word = &rest[..len];
-            if let Ok((tail, (number, black))) = move_number(word) {
-                // `12.e4`: the number alone; the move is the next token.
-                let end = start + word.len() - tail.len();
-                return Some(self.token(TokenKind::MoveNumber { number, black }, start, end));
-            }
-            if let Ok(("", r)) = result(word) {
-                return Some(self.token(TokenKind::Result(r), start, start + len));
+            // A move number or a result starts with a digit or `½`.
+            if word.as_bytes()[0].is_ascii_digit() || word.starts_with('½') {
+                if let Ok((tail, (number, black))) = move_number(word) {
+                    // `12.e4`: the number alone; the move is the next token.
+                    let end = start + word.len() - tail.len();
+                    return Some(self.token(TokenKind::MoveNumber { number, black }, start, end));
+                }
+                if let Ok(("", r)) = result(word) {
+                    return Some(self.token(TokenKind::Result(r), start, start + len));
+                }
             }
             if word == "..." || word == "…" {
                 return Some(self.token(TokenKind::Ellipsis, start, start + len));

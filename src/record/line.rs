@@ -13,6 +13,7 @@ use crate::mv::Move;
 use crate::notation::movetext::move_number;
 use crate::notation::san::{self, CheckMark};
 use crate::position::{Outcome, Position};
+use crate::variant::chess::bits::Bits;
 use std::rc::Rc;
 
 /// Where the builder stands in one line of play (the main line or a
@@ -28,18 +29,68 @@ pub(super) struct Line {
     /// Moves written in this line since its start (played or not).
     pub(super) written: usize,
     pub(super) main: bool,
+    /// The fast lane's board and trail (see [`Lane`]).
+    pub(super) lane: Lane,
+}
+
+/// A line of FIDE chess played on bitboards (`record/lane.rs`): while
+/// `board` is set it is the line's position and `pos` is out of date;
+/// `trail` holds the positions before the moves played so since the last
+/// [`Line::settle`], which follow those in `history`. Every reader of
+/// `pos` or `history` but the fast lane settles first.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Lane {
+    pub(super) board: Option<Bits>,
+    pub(super) trail: Vec<Bits>,
 }
 
 impl Line {
+    /// A line from `pos` with the history before it.
+    pub(super) fn new(pos: Position, history: History, sync: Sync, main: bool) -> Line {
+        Line {
+            pos,
+            history,
+            number: None,
+            sync,
+            written: 0,
+            main,
+            lane: Lane::default(),
+        }
+    }
+
+    /// Brings `pos` up to date with the fast lane.
+    pub(super) fn settle_pos(&mut self) {
+        if let Some(b) = self.lane.board.take() {
+            b.write_into(&mut self.pos);
+        }
+    }
+
+    /// Brings `pos` and `history` up to date with the fast lane.
+    pub(super) fn settle(&mut self) {
+        self.settle_pos();
+        for b in std::mem::take(&mut self.lane.trail) {
+            let mut p = self.pos.clone();
+            b.write_into(&mut p);
+            self.history.push(p);
+        }
+    }
+
+    /// Plies played in this line since its history starts.
+    pub(super) fn plies(&self) -> usize {
+        self.history.len() + self.lane.trail.len()
+    }
+
     /// The end of the game at the current position, by the position or by
     /// the history that led to it (`Rules::history_outcome`, asked only of
     /// a variant whose rules look back).
     pub(super) fn outcome(&mut self) -> Option<Outcome> {
+        self.settle_pos();
         self.pos.outcome().or_else(|| {
             let rules = self.pos.variant.rules();
             if !rules.looks_back() {
                 return None;
             }
+            self.settle();
             let mut all = self.history.to_vec();
             all.push(self.pos.clone());
             rules.history_outcome(&all)
@@ -223,7 +274,7 @@ fn is_coordinate_move(text: &str) -> bool {
 impl Current {
     /// Keeps a move played on the current line (with `keep_moves`), the
     /// comments waiting for it before it.
-    fn keep(&mut self, mut m: PlayedMove) {
+    pub(super) fn keep(&mut self, mut m: PlayedMove) {
         m.before = std::mem::take(&mut self.waiting_comments);
         let list = if self.line.main {
             &mut self.game.moves
@@ -247,18 +298,20 @@ impl Current {
 
     pub(super) fn on_move(&mut self, text: &str, span: Span, opts: &Options) {
         self.line.written += 1;
-        if self.line.main {
+        if self.line.main && self.pending.is_some() {
+            self.line.settle_pos();
             if let (Some(d), Sync::Yes) = (self.pending.take(), &self.line.sync) {
                 compare_diagram(&d, &self.line.pos, &mut self.game.issues);
             }
         }
+        let plies = self.line.plies();
         match &mut self.line.sync {
             Sync::Gone => {}
             Sync::Lost { following, .. } => {
                 following.push((text.to_string(), span));
                 self.try_resync(false, opts);
             }
-            Sync::Yes if self.line.history.len() >= MAX_PLIES => {
+            Sync::Yes if plies >= MAX_PLIES => {
                 self.game.issues.push(
                     Issue::error(
                         IssueKind::Syntax,
@@ -273,7 +326,9 @@ impl Current {
                 self.line.sync = Sync::Gone;
             }
             Sync::Yes => {
-                self.play(text, span, opts);
+                if !self.play_fast(text, opts) {
+                    self.play(text, span, opts);
+                }
             }
         }
     }
@@ -281,6 +336,7 @@ impl Current {
     /// Plays one written move on the current line; on failure reports it
     /// and marks the line lost.
     pub(super) fn play(&mut self, text: &str, span: Span, opts: &Options) -> bool {
+        self.line.settle();
         let pos = &self.line.pos;
         if let Some((n, black, nspan)) = self.line.number.take() {
             if n != pos.fullmove || black != (pos.turn == Color::Black) {
@@ -463,6 +519,7 @@ impl Current {
     }
 
     pub(super) fn fail(&mut self, mut issue: Issue, at: &str, span: Span) -> bool {
+        self.line.settle();
         issue.at_move = Some(at.to_string());
         self.game.issues.push(issue);
         self.line.sync = Sync::Lost {
@@ -479,6 +536,7 @@ impl Current {
     /// moves written since all play. `force` decides with what there is
     /// (at the end of the game).
     pub(super) fn try_resync(&mut self, force: bool, opts: &Options) {
+        self.line.settle();
         let Sync::Lost {
             before,
             failed,
@@ -569,6 +627,7 @@ impl Current {
     }
 
     pub(super) fn begin_variation(&mut self, span: Span) {
+        self.line.settle();
         let parent = self.line.clone();
         let (pos, history, sync) = match &parent.sync {
             Sync::Yes => match parent.history.split_last() {
@@ -601,14 +660,7 @@ impl Current {
             _ => (parent.pos.clone(), History::default(), Sync::Gone),
         };
         self.saved.push(parent);
-        self.line = Line {
-            pos,
-            history,
-            number: None,
-            sync,
-            written: 0,
-            main: false,
-        };
+        self.line = Line::new(pos, history, sync, false);
     }
 
     pub(super) fn on_diagram(&mut self, d: DiagramBoard) {
@@ -620,6 +672,7 @@ impl Current {
         if !self.game.readable {
             return;
         }
+        self.line.settle();
         if !self.line.main {
             compare_diagram(&d, &self.line.pos, &mut self.game.issues);
             return;

@@ -32,6 +32,7 @@
 pub mod build;
 pub mod diagram;
 pub mod game;
+mod lane;
 pub mod lexer;
 mod line;
 pub mod pgn;

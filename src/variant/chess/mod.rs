@@ -2,6 +2,8 @@
 //! and Kristensen's Game, and the variant whose perft tables and PGN files
 //! check the engine against the outside world.
 
+pub mod bits;
+
 use super::{PieceSpec, Rules, Spec, Variant};
 use crate::piece::Role;
 use crate::position::{GameResult, Outcome, Position};
@@ -59,7 +61,7 @@ pub static SPEC: Spec = Spec {
     castling: true,
     board_grows: false,
     stacks: false,
-    rules_text: include_str!("../../doc/rules/fide.md"),
+    rules_text: include_str!("../../../doc/rules/fide.md"),
 };
 
 pub struct Chess;
@@ -88,6 +90,15 @@ impl Rules for Chess {
 
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
         crate::perft::perft_in_place(self, pos, depth)
+    }
+
+    /// On the bitboards when the position is on the whole 8x8 board (it
+    /// always is but for a hand-made one), else by the shared generator.
+    fn has_legal_move(&self, pos: &Position) -> bool {
+        match bits::Bits::from_position(pos) {
+            Some(b) => b.has_legal_move(),
+            None => crate::movegen::KingSafety::with(|s| pos.has_legal_piece_move(s)),
+        }
     }
 
     fn outcome(&self, pos: &Position) -> Option<Outcome> {

@@ -1,0 +1,95 @@
+//! The fast lane: a line of FIDE chess on the standard board played on
+//! bitboards ([`Bits`]) instead of the generic position, for the moves
+//! that need nothing but to be resolved, played and have their check mark
+//! confirmed (issue 19: verifying a large PGN file).
+//!
+//! A move takes the lane only when all of it is plain: a plain SAN text
+//! ([`plain_san`]), the move number (if written) right, exactly one legal
+//! move matching, the game not over, and the check mark as the position
+//! after it says. Anything else, a problem or a note above all, goes to
+//! the generic [`Current::play`] from the same position, so every report
+//! is the generic one; the lane only ever says "this move is fine".
+//! While the lane runs, the line's `pos` and `history` wait (see
+//! [`super::line::Lane`]) and are brought up to date when read.
+
+use super::game::{Options, PlayedMove};
+use super::lexer::glyph_nag;
+use super::line::Current;
+use crate::color::Color;
+use crate::mv::Move;
+use crate::notation::plain::plain_san;
+use crate::notation::san::CheckMark;
+use crate::piece::Role;
+use crate::variant::chess::bits::{self, Bits, Found};
+use crate::variant::Variant;
+
+impl Current {
+    /// Plays a written move in the fast lane, if it can be; false (and
+    /// nothing changed) when the generic path must take it.
+    pub(super) fn play_fast(&mut self, text: &str, opts: &Options) -> bool {
+        let line = &mut self.line;
+        let board = match line.lane.board {
+            Some(b) => b,
+            None if line.pos.variant == Variant::Chess => match Bits::from_position(&line.pos) {
+                Some(b) => b,
+                None => return false,
+            },
+            None => return false,
+        };
+        if let Some((n, black, _)) = line.number {
+            if n != board.fullmove || black != (board.turn == Color::Black) {
+                return false;
+            }
+        }
+        let Some(san) = plain_san(text) else {
+            return false;
+        };
+        let found = match san.castle {
+            Some(long) => board.castle(long).map_or(Found::None, Found::One),
+            // Two squares without a letter: a coordinate move, noted once
+            // by the generic path.
+            None if san.role.is_none() && san.from_file.is_some() && san.from_rank.is_some() => {
+                return false
+            }
+            None => match bits::index(san.to) {
+                Some(to) => board.find(
+                    san.role.unwrap_or(Role::Pawn),
+                    to,
+                    san.from_file,
+                    san.from_rank,
+                    san.promotion,
+                ),
+                None => return false,
+            },
+        };
+        let Found::One(m) = found else {
+            return false;
+        };
+        // The game over before the move (FI-5: seventy-five moves, a dead
+        // position; a mate or stalemate has no legal move to find).
+        if board.halfmove >= 150 || board.is_dead() {
+            return false;
+        }
+        let mut after = board;
+        after.make(&m);
+        let mark = if !after.in_check() {
+            None
+        } else if after.has_legal_move() {
+            Some(CheckMark::Check)
+        } else {
+            Some(CheckMark::Mate)
+        };
+        if mark != san.check {
+            return false;
+        }
+        line.number = None;
+        line.lane.trail.push(board);
+        line.lane.board = Some(after);
+        if opts.keep_moves {
+            let mut kept = PlayedMove::new(Move::Piece(board.piece_move(&m)), text);
+            kept.nags.extend(san.glyph.and_then(glyph_nag));
+            self.keep(kept);
+        }
+        true
+    }
+}

@@ -1,0 +1,905 @@
+//! FIDE chess on bitboards: the same rules as the shared generator
+//! (`movegen.rs`, `Position::apply_piece_move`) for FIDE chess on its 8x8
+//! board, in a copyable value of ten words, for the record verifier's fast
+//! lane (issue 19): resolving a move among the legal moves of its kind
+//! onto its square, playing it, and saying whether it gives check or
+//! mate, without the generic board's tables and copies.
+//!
+//! It decides exactly what the generic rules decide, so it follows them
+//! where FIDE leaves room: en passant only onto the position's `ep` square
+//! with an enemy pawn beyond it; after a double step `ep` is set only when
+//! an enemy pawn stands beside (as `apply_piece_move` sets it); castling
+//! as `castling_cells` (king on its e-file square, rook in the corner,
+//! the squares between empty, the king's squares unattacked); rights lost
+//! by [`Castling::lose_rights`]. Tests check it against the published
+//! perft tables and, move list by move list, against the generic rules on
+//! random games.
+
+use crate::color::Color;
+use crate::mv::{MoveKind, PieceMove};
+use crate::piece::{Piece, Role, Stack};
+use crate::position::{Castling, Position};
+use crate::square::Square;
+use crate::variant::{Extra, Variant};
+
+/// A square's index: a1 = 0, b1 = 1, ..., h8 = 63.
+pub type Sq = u8;
+
+/// The index of a square of the 8x8 board.
+pub fn index(s: Square) -> Option<Sq> {
+    ((1..=8).contains(&s.file) && (1..=8).contains(&s.rank))
+        .then(|| ((s.rank - 1) * 8 + s.file - 1) as Sq)
+}
+
+/// The square of an index.
+pub fn square(i: Sq) -> Square {
+    Square::new((i % 8) as i16 + 1, (i / 8) as i16 + 1)
+}
+
+const fn leaper_table(deltas: &[(i8, i8)]) -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut s = 0;
+    while s < 64 {
+        let (f, r) = ((s % 8) as i8, (s / 8) as i8);
+        let mut k = 0;
+        while k < deltas.len() {
+            let (nf, nr) = (f + deltas[k].0, r + deltas[k].1);
+            if nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
+                t[s] |= 1u64 << (nr * 8 + nf) as u32;
+            }
+            k += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+static KNIGHT: [u64; 64] = leaper_table(&[
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+]);
+static KING: [u64; 64] = leaper_table(&[
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+]);
+/// `PAWN_ATTACKS[c][s]`: the squares a pawn of colour `c` on `s` attacks.
+static PAWN_ATTACKS: [[u64; 64]; 2] = [
+    leaper_table(&[(-1, 1), (1, 1)]),
+    leaper_table(&[(-1, -1), (1, -1)]),
+];
+
+/// The eight lines: north, east, north-east, north-west (towards higher
+/// indices), then south, west, south-west, south-east (lower).
+const DIRS: [(i8, i8); 8] = [
+    (0, 1),
+    (1, 0),
+    (1, 1),
+    (-1, 1),
+    (0, -1),
+    (-1, 0),
+    (-1, -1),
+    (1, -1),
+];
+
+const fn ray_table() -> [[u64; 64]; 8] {
+    let mut t = [[0u64; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut s = 0;
+        while s < 64 {
+            let (mut f, mut r) = ((s % 8) as i8, (s / 8) as i8);
+            loop {
+                f += DIRS[d].0;
+                r += DIRS[d].1;
+                if f < 0 || f >= 8 || r < 0 || r >= 8 {
+                    break;
+                }
+                t[d][s] |= 1u64 << (r * 8 + f) as u32;
+            }
+            s += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+/// `RAYS[d][s]`: the squares from `s` along line `d` to the edge.
+static RAYS: [[u64; 64]; 8] = ray_table();
+
+/// The squares along line `d` from `s` up to and including the first
+/// occupied one.
+#[inline(always)]
+fn ray(d: usize, s: usize, occ: u64) -> u64 {
+    let ray = RAYS[d][s];
+    let blockers = ray & occ;
+    if blockers == 0 {
+        return ray;
+    }
+    let first = if d < 4 {
+        blockers.trailing_zeros()
+    } else {
+        63 - blockers.leading_zeros()
+    };
+    ray ^ RAYS[d][first as usize]
+}
+
+#[inline]
+fn rook_attacks(s: usize, occ: u64) -> u64 {
+    ray(0, s, occ) | ray(1, s, occ) | ray(4, s, occ) | ray(5, s, occ)
+}
+
+#[inline]
+fn bishop_attacks(s: usize, occ: u64) -> u64 {
+    ray(2, s, occ) | ray(3, s, occ) | ray(6, s, occ) | ray(7, s, occ)
+}
+
+/// What a piece of `role` (not a pawn) on `s` attacks.
+#[inline]
+fn attacks(role: Role, s: usize, occ: u64) -> u64 {
+    match role {
+        Role::King => KING[s],
+        Role::Knight => KNIGHT[s],
+        Role::Bishop => bishop_attacks(s, occ),
+        Role::Rook => rook_attacks(s, occ),
+        Role::Queen => bishop_attacks(s, occ) | rook_attacks(s, occ),
+        _ => 0,
+    }
+}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+const RANK_1: u64 = 0xff;
+/// The light squares (a1 is dark, BU-3's pattern).
+const LIGHT: u64 = 0x55aa_55aa_55aa_55aa;
+
+const K: usize = Role::King as usize;
+const Q: usize = Role::Queen as usize;
+const R: usize = Role::Rook as usize;
+const B: usize = Role::Bishop as usize;
+const N: usize = Role::Knight as usize;
+const P: usize = Role::Pawn as usize;
+
+/// The roles of FIDE chess, by index.
+const ROLES: [Role; 6] = [
+    Role::King,
+    Role::Queen,
+    Role::Rook,
+    Role::Bishop,
+    Role::Knight,
+    Role::Pawn,
+];
+
+/// What a pawn may promote to (FI-2), in the generator's order.
+const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+
+#[inline]
+fn pop(bits: &mut u64) -> usize {
+    let s = bits.trailing_zeros() as usize;
+    *bits &= *bits - 1;
+    s
+}
+
+/// How a move is special, as [`MoveKind`] says it without the squares.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Normal,
+    DoubleStep,
+    EnPassant,
+    Castle,
+}
+
+/// A move of FIDE chess on the 8x8 board.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BitMove {
+    pub role: Role,
+    pub from: Sq,
+    pub to: Sq,
+    pub promotion: Option<Role>,
+    pub kind: Kind,
+}
+
+/// What a search for the legal moves a text names found.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Found {
+    None,
+    One(BitMove),
+    Many,
+}
+
+/// A position of FIDE chess on the 8x8 board, as bit sets.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Bits {
+    /// The squares of each kind, by [`Role::index`] (king to pawn).
+    roles: [u64; 6],
+    /// The squares of each side, by [`Color::index`].
+    sides: [u64; 2],
+    pub turn: Color,
+    pub castling: Castling,
+    pub ep: Option<Sq>,
+    pub halfmove: u32,
+    pub fullmove: u32,
+}
+
+impl Bits {
+    /// The position as bit sets, when it is one of FIDE chess on the whole
+    /// 8x8 board with single FIDE pieces and one king a side; `None` for
+    /// anything else (which the generic rules then play).
+    pub fn from_position(pos: &Position) -> Option<Bits> {
+        let board = &pos.board;
+        if pos.variant != Variant::Chess
+            || board.bounds() != (1, 1, 8, 8)
+            || board.square_count() != 64
+            || board.has_prison()
+            || pos.extra != Extra::default()
+        {
+            return None;
+        }
+        let mut b = Bits {
+            roles: [0; 6],
+            sides: [0; 2],
+            turn: pos.turn,
+            castling: pos.castling,
+            ep: match pos.ep {
+                Some(s) => Some(index(s)?),
+                None => None,
+            },
+            halfmove: pos.halfmove,
+            fullmove: pos.fullmove,
+        };
+        for i in 0..64 {
+            let stack = board.get(square(i))?;
+            if stack.is_empty() {
+                continue;
+            }
+            let p = stack.piece()?;
+            if p.role.index() > P {
+                return None;
+            }
+            b.roles[p.role.index()] |= 1 << i;
+            b.sides[p.color.index()] |= 1 << i;
+        }
+        let one_king = |c: Color| b.pieces(c, Role::King).count_ones() == 1;
+        (one_king(Color::White) && one_king(Color::Black)).then_some(b)
+    }
+
+    /// Writes the position into `pos`, a position of FIDE chess on the
+    /// 8x8 board (the one this was made from, or one like it), reusing
+    /// its board's arrays.
+    pub fn write_into(&self, pos: &mut Position) {
+        pos.variant = Variant::Chess;
+        for i in 0..64u8 {
+            let bit = 1u64 << i;
+            let stack = match self.role_at(i) {
+                Some(role) => {
+                    let color = if self.sides[0] & bit != 0 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    Stack::single(Piece::new(color, role))
+                }
+                None => Stack::EMPTY,
+            };
+            pos.board.set(square(i), stack);
+        }
+        pos.turn = self.turn;
+        pos.castling = self.castling;
+        pos.ep = self.ep.map(square);
+        pos.halfmove = self.halfmove;
+        pos.fullmove = self.fullmove;
+        pos.extra = Extra::default();
+    }
+
+    #[inline]
+    fn pieces(&self, c: Color, role: Role) -> u64 {
+        self.roles[role.index()] & self.sides[c.index()]
+    }
+
+    #[inline]
+    fn occupied(&self) -> u64 {
+        self.sides[0] | self.sides[1]
+    }
+
+    fn role_at(&self, s: Sq) -> Option<Role> {
+        let bit = 1u64 << s;
+        (0..6).find(|&k| self.roles[k] & bit != 0).map(|k| ROLES[k])
+    }
+
+    /// Is square `s` attacked by a piece of `by`, on the board with
+    /// occupancy `occ`?
+    #[inline]
+    fn attacked(&self, s: usize, by: Color, occ: u64) -> bool {
+        let them = self.sides[by.index()];
+        let r = &self.roles;
+        (KNIGHT[s] & r[N] & them) != 0
+            || (PAWN_ATTACKS[(!by).index()][s] & r[P] & them) != 0
+            || (KING[s] & r[K] & them) != 0
+            || (bishop_attacks(s, occ) & (r[B] | r[Q]) & them) != 0
+            || (rook_attacks(s, occ) & (r[R] | r[Q]) & them) != 0
+    }
+
+    /// Is the king of `c` attacked? (False when it has none.)
+    #[inline]
+    fn king_attacked(&self, c: Color) -> bool {
+        let k = self.pieces(c, Role::King);
+        k != 0 && self.attacked(k.trailing_zeros() as usize, !c, self.occupied())
+    }
+
+    /// Is the side to move in check?
+    pub fn in_check(&self) -> bool {
+        self.king_attacked(self.turn)
+    }
+
+    /// Plays a move (legal, or at least pseudo-legal) in place: as
+    /// `Position::apply_piece_move` plays it.
+    pub fn make(&mut self, m: &BitMove) {
+        let us = self.turn;
+        let them = !us;
+        let (u, t) = (us.index(), them.index());
+        let from = 1u64 << m.from;
+        let to = 1u64 << m.to;
+        let mut captured = false;
+        if self.sides[t] & to != 0 {
+            for r in &mut self.roles {
+                *r &= !to;
+            }
+            self.sides[t] &= !to;
+            captured = true;
+        }
+        self.roles[m.role.index()] &= !from;
+        self.sides[u] ^= from | to;
+        self.roles[m.promotion.unwrap_or(m.role).index()] |= to;
+        match m.kind {
+            Kind::EnPassant => {
+                let c = if us == Color::White {
+                    m.to - 8
+                } else {
+                    m.to + 8
+                };
+                let cb = 1u64 << c;
+                captured |= self.sides[t] & cb != 0;
+                self.roles[P] &= !cb;
+                self.sides[t] &= !cb;
+            }
+            Kind::Castle => {
+                let (rf, rt) = if m.to > m.from {
+                    (m.from + 3, m.from + 1)
+                } else {
+                    (m.from - 4, m.from - 1)
+                };
+                let both = (1u64 << rf) | (1u64 << rt);
+                self.roles[R] ^= both;
+                self.sides[u] ^= both;
+            }
+            _ => {}
+        }
+        // Rights go when a piece leaves or lands on a king's or rook's
+        // first square (FI-2, as `Castling::lose_rights` says).
+        const CORNERS_AND_KINGS: u64 = 0x9100_0000_0000_0091;
+        if self.castling.any() && (from | to) & CORNERS_AND_KINGS != 0 {
+            self.castling.lose_rights(square(m.from), square(m.to));
+        }
+        self.ep = None;
+        if m.kind == Kind::DoubleStep {
+            let beside = ((to << 1) & !FILE_A) | ((to >> 1) & !FILE_H);
+            if beside & self.pieces(them, Role::Pawn) != 0 {
+                self.ep = Some((m.from + m.to) / 2);
+            }
+        }
+        if m.role == Role::Pawn || captured {
+            self.halfmove = 0;
+        } else {
+            self.halfmove = self.halfmove.saturating_add(1);
+        }
+        if us == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.turn = them;
+    }
+
+    /// Does the move leave the mover's king unattacked (FI-3)?
+    #[inline]
+    fn leaves_king_safe(&self, m: &BitMove) -> bool {
+        let mut next = *self;
+        next.make(m);
+        !next.king_attacked(self.turn)
+    }
+
+    /// The pseudo-legal moves, in the order: kings, queens, rooks,
+    /// bishops, knights, pawns, castling; `emit` returns true to stop
+    /// (and then so does this).
+    fn pseudo_until(&self, mut emit: impl FnMut(BitMove) -> bool) -> bool {
+        let us = self.turn;
+        let own = self.sides[us.index()];
+        let enemy = self.sides[(!us).index()];
+        let occ = own | enemy;
+        for (k, &role) in ROLES[..P].iter().enumerate() {
+            let mut from_set = self.roles[k] & own;
+            while from_set != 0 {
+                let from = pop(&mut from_set);
+                let mut targets = attacks(role, from, occ) & !own;
+                while targets != 0 {
+                    let to = pop(&mut targets);
+                    if emit(BitMove {
+                        role,
+                        from: from as Sq,
+                        to: to as Sq,
+                        promotion: None,
+                        kind: Kind::Normal,
+                    }) {
+                        return true;
+                    }
+                }
+            }
+        }
+        let white = us == Color::White;
+        let last = if white { RANK_1 << 56 } else { RANK_1 };
+        let second = if white { RANK_1 << 8 } else { RANK_1 << 48 };
+        let ep = self.ep_target();
+        let mut pawns = self.pieces(us, Role::Pawn);
+        while pawns != 0 {
+            let from = pop(&mut pawns);
+            let mut each = |to: usize, kind: Kind| -> bool {
+                let m = BitMove {
+                    role: Role::Pawn,
+                    from: from as Sq,
+                    to: to as Sq,
+                    promotion: None,
+                    kind,
+                };
+                if last & (1 << to) != 0 {
+                    PROMOTIONS.iter().any(|&p| {
+                        emit(BitMove {
+                            promotion: Some(p),
+                            ..m
+                        })
+                    })
+                } else {
+                    emit(m)
+                }
+            };
+            let step = if white {
+                from + 8
+            } else {
+                from.wrapping_sub(8)
+            };
+            if step < 64 && occ & (1 << step) == 0 {
+                if each(step, Kind::Normal) {
+                    return true;
+                }
+                let double = if white {
+                    step + 8
+                } else {
+                    step.wrapping_sub(8)
+                };
+                if second & (1 << from) != 0
+                    && double < 64
+                    && occ & (1 << double) == 0
+                    && each(double, Kind::DoubleStep)
+                {
+                    return true;
+                }
+            }
+            let mut caps = PAWN_ATTACKS[us.index()][from] & enemy;
+            while caps != 0 {
+                if each(pop(&mut caps), Kind::Normal) {
+                    return true;
+                }
+            }
+            if let Some(e) = ep {
+                if PAWN_ATTACKS[us.index()][from] & (1 << e) != 0 && each(e, Kind::EnPassant) {
+                    return true;
+                }
+            }
+        }
+        for long in [false, true] {
+            if let Some(m) = self.castle_move(long) {
+                if emit(m) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The en passant target, when a capture onto it may be made: empty,
+    /// with an enemy pawn beyond it (as `ep_cells` asks).
+    fn ep_target(&self) -> Option<usize> {
+        let e = self.ep? as usize;
+        let beyond = if self.turn == Color::White {
+            e.checked_sub(8)?
+        } else {
+            e + 8
+        };
+        (beyond < 64
+            && self.occupied() & (1 << e) == 0
+            && self.pieces(!self.turn, Role::Pawn) & (1 << beyond) != 0)
+            .then_some(e)
+    }
+
+    /// The pseudo-legal castling move of the side to move, king side or
+    /// long, with `castling_cells`'s conditions (FI-2) but king safety
+    /// after it.
+    fn castle_move(&self, long: bool) -> Option<BitMove> {
+        let us = self.turn;
+        if !self.castling.get(us, !long) {
+            return None;
+        }
+        let base: usize = if us == Color::White { 0 } else { 56 };
+        let king = base + 4;
+        if self.pieces(us, Role::King) & (1 << king) == 0 {
+            return None;
+        }
+        let (rook, between, path, to): (usize, u64, [usize; 3], usize) = if long {
+            (base, 0b1110 << base, [king, king - 1, king - 2], king - 2)
+        } else {
+            (
+                base + 7,
+                0b110_0000 << base,
+                [king, king + 1, king + 2],
+                king + 2,
+            )
+        };
+        let occ = self.occupied();
+        if self.pieces(us, Role::Rook) & (1 << rook) == 0 || occ & between != 0 {
+            return None;
+        }
+        if path.iter().any(|&s| self.attacked(s, !us, occ)) {
+            return None;
+        }
+        Some(BitMove {
+            role: Role::King,
+            from: king as Sq,
+            to: to as Sq,
+            promotion: None,
+            kind: Kind::Castle,
+        })
+    }
+
+    /// Has the side to move a legal move?
+    pub fn has_legal_move(&self) -> bool {
+        self.pseudo_until(|m| self.leaves_king_safe(&m))
+    }
+
+    /// The legal moves.
+    pub fn legal_moves(&self, out: &mut Vec<BitMove>) {
+        self.pseudo_until(|m| {
+            if self.leaves_king_safe(&m) {
+                out.push(m);
+            }
+            false
+        });
+    }
+
+    /// The legal moves of kind `role` onto `to`, from the given file or
+    /// rank (1 to 8) when one is given, with promotion `promotion` when one
+    /// is given (any, for a pawn reaching the last rank, when none is):
+    /// what a SAN text names, as `san::piece_matches` matches it (castling
+    /// is not a king move here: see [`Bits::castle`]).
+    pub fn find(
+        &self,
+        role: Role,
+        to: Sq,
+        from_file: Option<i16>,
+        from_rank: Option<i16>,
+        promotion: Option<Role>,
+    ) -> Found {
+        let us = self.turn;
+        let own = self.sides[us.index()];
+        let to_bit = 1u64 << to;
+        if own & to_bit != 0 || role.index() > P {
+            return Found::None;
+        }
+        let mut from_mask = !0u64;
+        if let Some(f) = from_file {
+            if !(1..=8).contains(&f) {
+                return Found::None;
+            }
+            from_mask &= FILE_A << (f - 1);
+        }
+        if let Some(r) = from_rank {
+            if !(1..=8).contains(&r) {
+                return Found::None;
+            }
+            from_mask &= RANK_1 << (8 * (r - 1));
+        }
+        let mut found = Found::None;
+        let mut take = |m: BitMove| {
+            if self.leaves_king_safe(&m) {
+                found = match found {
+                    Found::None => Found::One(m),
+                    _ => Found::Many,
+                };
+            }
+        };
+        let to = to as usize;
+        if role != Role::Pawn {
+            if promotion.is_some() {
+                return Found::None;
+            }
+            let mut from_set =
+                attacks(role, to, self.occupied()) & self.pieces(us, role) & from_mask;
+            while from_set != 0 {
+                take(BitMove {
+                    role,
+                    from: pop(&mut from_set) as Sq,
+                    to: to as Sq,
+                    promotion: None,
+                    kind: Kind::Normal,
+                });
+            }
+            return found;
+        }
+        let white = us == Color::White;
+        let pawns = self.pieces(us, Role::Pawn) & from_mask;
+        let last = if white { to >= 56 } else { to < 8 };
+        if promotion.is_some_and(|p| !last || !PROMOTIONS.contains(&p)) {
+            return Found::None;
+        }
+        let mut candidates: [(usize, Kind); 3] = [(64, Kind::Normal); 3];
+        let mut n = 0;
+        let behind = |s: usize| if white { s.checked_sub(8) } else { Some(s + 8) };
+        if self.sides[(!us).index()] & to_bit != 0 {
+            let mut from_set = PAWN_ATTACKS[(!us).index()][to] & pawns;
+            while from_set != 0 && n < 2 {
+                candidates[n] = (pop(&mut from_set), Kind::Normal);
+                n += 1;
+            }
+        } else {
+            let occ = self.occupied();
+            if let Some(one) = behind(to).filter(|&s| s < 64) {
+                if pawns & (1 << one) != 0 {
+                    candidates[n] = (one, Kind::Normal);
+                    n += 1;
+                } else if occ & (1 << one) == 0 && (if white { to / 8 == 3 } else { to / 8 == 4 }) {
+                    let two = if white { one - 8 } else { one + 8 };
+                    if pawns & (1 << two) != 0 {
+                        candidates[n] = (two, Kind::DoubleStep);
+                        n += 1;
+                    }
+                }
+            }
+            if self.ep_target() == Some(to) {
+                let mut from_set = PAWN_ATTACKS[(!us).index()][to] & pawns;
+                while from_set != 0 && n < 3 {
+                    candidates[n] = (pop(&mut from_set), Kind::EnPassant);
+                    n += 1;
+                }
+            }
+        }
+        for &(from, kind) in &candidates[..n] {
+            let m = BitMove {
+                role: Role::Pawn,
+                from: from as Sq,
+                to: to as Sq,
+                promotion: None,
+                kind,
+            };
+            if !last {
+                take(m);
+                continue;
+            }
+            for p in PROMOTIONS {
+                if promotion.is_none_or(|w| w == p) {
+                    take(BitMove {
+                        promotion: Some(p),
+                        ..m
+                    });
+                }
+            }
+        }
+        found
+    }
+
+    /// The legal castling move, long or short, if there is one.
+    pub fn castle(&self, long: bool) -> Option<BitMove> {
+        self.castle_move(long).filter(|m| self.leaves_king_safe(m))
+    }
+
+    /// FI-5's dead positions, as `chess::is_dead` decides them: kings and
+    /// at most one minor piece, or kings and bishops all on squares of one
+    /// colour.
+    pub fn is_dead(&self) -> bool {
+        let r = &self.roles;
+        if self.occupied() & !(r[K] | r[B] | r[N]) != 0 {
+            return false;
+        }
+        let minors = r[B] | r[N];
+        minors.count_ones() <= 1 || (r[N] == 0 && (r[B] & LIGHT == 0 || r[B] & !LIGHT == 0))
+    }
+
+    /// The move as the generic rules name it.
+    pub fn piece_move(&self, m: &BitMove) -> PieceMove {
+        let mut pm = PieceMove::new(m.role, square(m.from), square(m.to));
+        pm.promotion = m.promotion;
+        pm.kind = match m.kind {
+            Kind::Normal => MoveKind::Normal,
+            Kind::DoubleStep => MoveKind::DoubleStep,
+            Kind::EnPassant => MoveKind::EnPassant {
+                captured: square(if self.turn == Color::White {
+                    m.to - 8
+                } else {
+                    m.to + 8
+                }),
+            },
+            Kind::Castle => {
+                let (rf, rt) = if m.to > m.from {
+                    (m.from + 3, m.from + 1)
+                } else {
+                    (m.from - 4, m.from - 1)
+                };
+                MoveKind::Castle {
+                    rook: square(rf),
+                    rook_to: square(rt),
+                }
+            }
+        };
+        pm
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mv::Move;
+
+    fn bits(fen: &str) -> Bits {
+        Bits::from_position(&Position::from_text(Variant::Chess, fen).unwrap()).unwrap()
+    }
+
+    fn perft(b: &Bits, depth: u32) -> u64 {
+        let mut moves = Vec::new();
+        b.legal_moves(&mut moves);
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .iter()
+            .map(|m| {
+                let mut n = *b;
+                n.make(m);
+                perft(&n, depth - 1)
+            })
+            .sum()
+    }
+
+    /// The published perft counts (chessprogramming.org, "Perft
+    /// Results": the start, Kiwipete, positions 3 to 5).
+    #[test]
+    fn fi1_fi2_fi3_perft_tables() {
+        let cases: &[(&str, u32, u64)] = &[
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                4,
+                197_281,
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                3,
+                97_862,
+            ),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5, 674_624),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                3,
+                9_467,
+            ),
+            (
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                3,
+                62_379,
+            ),
+        ];
+        for &(fen, depth, count) in cases {
+            assert_eq!(perft(&bits(fen), depth), count, "{fen}");
+        }
+    }
+
+    /// xorshift64, the same on every machine.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    /// Random games played by both: at every ply the same legal moves, the
+    /// same check, the same dead-position verdict, the same `find` answer
+    /// for every move's kind and square, and the same position after it.
+    #[test]
+    fn fi3_same_moves_as_the_generic_rules() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..40 {
+            let mut pos = Position::start(Variant::Chess);
+            for _ in 0..200 {
+                let b = Bits::from_position(&pos).expect("a chess position");
+                let mut fast = Vec::new();
+                b.legal_moves(&mut fast);
+                let generic = pos.legal_moves();
+                let mut named: Vec<Move> =
+                    fast.iter().map(|m| Move::Piece(b.piece_move(m))).collect();
+                let mut expected = generic.clone();
+                let key = |m: &Move| format!("{m:?}");
+                named.sort_by_key(key);
+                expected.sort_by_key(key);
+                assert_eq!(named, expected, "{}", pos.to_text());
+                assert_eq!(b.in_check(), pos.is_check(), "{}", pos.to_text());
+                assert_eq!(b.has_legal_move(), !generic.is_empty());
+                assert_eq!(b.is_dead(), super::super::is_dead(&pos));
+                if generic.is_empty() {
+                    break;
+                }
+                for m in &fast {
+                    let answer = if m.kind == Kind::Castle {
+                        b.castle(m.to < m.from).map_or(Found::None, Found::One)
+                    } else {
+                        let promo = m.promotion;
+                        b.find(m.role, m.to, Some(square(m.from).file), None, promo)
+                    };
+                    assert!(answer != Found::None, "{m:?} in {}", pos.to_text());
+                }
+                let k = rng.below(fast.len());
+                let mut next = b;
+                next.make(&fast[k]);
+                pos = pos.play(&Move::Piece(b.piece_move(&fast[k]))).unwrap();
+                let mut written = pos.clone();
+                next.write_into(&mut written);
+                assert_eq!(written, pos, "after {:?}", fast[k]);
+                assert_eq!(Bits::from_position(&pos), Some(next));
+            }
+        }
+    }
+
+    #[test]
+    fn only_fide_chess_on_the_whole_board() {
+        assert!(Bits::from_position(&Position::start(Variant::Gardner)).is_none());
+        assert!(Bits::from_position(&Position::start(Variant::Kristensen)).is_none());
+        assert!(Bits::from_position(&Position::start(Variant::Chess)).is_some());
+    }
+
+    #[test]
+    fn fi2_promotion_must_be_named_and_ambiguity_found() {
+        // The pawn on b7 promotes: four moves onto b8, one per piece.
+        let b = bits("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+        let to = index(Square::new(2, 8)).unwrap();
+        assert_eq!(b.find(Role::Pawn, to, None, None, None), Found::Many);
+        assert!(matches!(
+            b.find(Role::Pawn, to, None, None, Some(Role::Knight)),
+            Found::One(m) if m.promotion == Some(Role::Knight)
+        ));
+        assert_eq!(
+            b.find(Role::Pawn, to, None, None, Some(Role::King)),
+            Found::None
+        );
+        // Two knights reach d2: ambiguous unless the file is named.
+        let b = bits("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1");
+        let d2 = index(Square::new(4, 2)).unwrap();
+        assert_eq!(b.find(Role::Knight, d2, None, None, None), Found::Many);
+        assert!(matches!(
+            b.find(Role::Knight, d2, Some(2), None, None),
+            Found::One(m) if m.from == index(Square::new(2, 1)).unwrap()
+        ));
+        // A knight pinned to its king does not count.
+        let b = bits("4k3/8/8/8/8/8/8/rN2KN2 w - - 0 1");
+        assert!(matches!(
+            b.find(Role::Knight, d2, None, None, None),
+            Found::One(_)
+        ));
+    }
+}
