@@ -26,6 +26,9 @@ pub struct Options {
     /// Keep the moves of the main line (for `convert`); verification alone
     /// does not need them.
     pub keep_moves: bool,
+    /// Every move by the generic rules, none in the FIDE chess fast lane
+    /// (`record/lane.rs`): for the tests that compare the two.
+    pub generic_only: bool,
 }
 
 impl Default for Options {
@@ -35,6 +38,7 @@ impl Default for Options {
             default_variant: Variant::Chess,
             legend: Vec::new(),
             keep_moves: false,
+            generic_only: false,
         }
     }
 }

@@ -27,6 +27,9 @@ impl Current {
     /// Plays a written move in the fast lane, if it can be; false (and
     /// nothing changed) when the generic path must take it.
     pub(super) fn play_fast(&mut self, text: &str, opts: &Options) -> bool {
+        if opts.generic_only {
+            return false;
+        }
         let line = &mut self.line;
         let board = match line.lane.board {
             Some(b) => b,
