@@ -53,8 +53,8 @@ pub(super) fn parse_plain(body: &str) -> Option<ParsedMove> {
 /// [`parse_plain`]'s reading as values: the text trimmed, as
 /// `san::parse_text` trims it.
 pub fn plain_san(text: &str) -> Option<PlainSan> {
-    let b = text.trim().as_bytes();
     let body = text.trim();
+    let b = body.as_bytes();
     let mut i = 0;
     let mut p = PlainSan {
         castle: None,

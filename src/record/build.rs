@@ -17,11 +17,12 @@
 
 use super::diagram::{compare_diagram, read_diagram, setup_position, DiagramBoard};
 use super::game::{Game, Options};
-use super::line::{normalize_result, Current, History, Line, Sync};
+use super::line::{normalize_result, Current, History, Lane, Line, Sync};
 use super::{Event, Issue, IssueKind, Location};
 use crate::color::Color;
 use crate::error::Span;
 use crate::position::Position;
+use crate::variant::chess::bits::Bits;
 use crate::variant::Variant;
 
 /// Plays the events of readers into [`Game`]s.
@@ -35,6 +36,8 @@ pub struct Builder {
     /// Positions no longer used, kept for the next game's history so that
     /// playing a move allocates nothing.
     spare: Vec<Position>,
+    /// The fast lane's trail (`Lane::trail`), emptied, for the next game.
+    trail: Vec<Bits>,
     /// Finished games, for the caller to take.
     pub done: Vec<Game>,
 }
@@ -76,6 +79,7 @@ impl Builder {
             carried: None,
             count: 0,
             spare: Vec::new(),
+            trail: Vec::new(),
             done: Vec::new(),
         }
     }
@@ -90,10 +94,12 @@ impl Builder {
                 value_span,
             } => {
                 let cur = self.current(value_span);
-                if let Some((_, first)) = cur
-                    .tag_spans
+                // `tag_spans[i]` is where `game.tags[i]` was written.
+                if let Some(i) = cur
+                    .game
+                    .tags
                     .iter()
-                    .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                    .position(|(n, _)| n.eq_ignore_ascii_case(name))
                 {
                     // Readers differ on which value counts; the first is
                     // kept, and the reader is told.
@@ -103,17 +109,22 @@ impl Builder {
                         format!("the tag {name} is given again; the first value is kept"),
                     )
                     .found(value.to_string())
-                    .related(*first);
+                    .related(cur.tag_spans[i]);
                     cur.game.issues.push(issue);
                     return;
                 }
-                cur.tag_spans.push((name.to_string(), value_span));
-                let entry = (value.to_string(), value_span);
-                match name.to_ascii_lowercase().as_str() {
-                    "variant" => cur.variant_tag = Some(entry),
-                    "fen" => cur.fen_tag = Some(entry),
-                    "result" => cur.result_tag = Some(entry),
-                    _ => {}
+                cur.tag_spans.push(value_span);
+                let slot = if name.eq_ignore_ascii_case("variant") {
+                    Some(&mut cur.variant_tag)
+                } else if name.eq_ignore_ascii_case("fen") {
+                    Some(&mut cur.fen_tag)
+                } else if name.eq_ignore_ascii_case("result") {
+                    Some(&mut cur.result_tag)
+                } else {
+                    None
+                };
+                if let Some(slot) = slot {
+                    *slot = Some((value.to_string(), value_span));
                 }
                 cur.game.tags.push((name.to_string(), value.into_owned()));
             }
@@ -272,7 +283,13 @@ impl Builder {
             setup: self.carried.take(),
             side_hint: None,
             first_number: None,
-            line: Line::new(start, History::default(), Sync::Yes, true),
+            line: Line {
+                lane: Lane {
+                    board: None,
+                    trail: std::mem::take(&mut self.trail),
+                },
+                ..Line::new(start, History::default(), Sync::Yes, true)
+            },
             saved: Vec::new(),
             pending: None,
             result_written: None,
@@ -375,7 +392,9 @@ impl Builder {
         };
         cur.game.start = start.clone();
         cur.game.end = start.clone();
+        let trail = std::mem::take(&mut cur.line.lane.trail);
         cur.line = Line::new(start, History::default(), Sync::Yes, true);
+        cur.line.lane.trail = trail;
     }
 
     fn end(&mut self, next_follows: bool) {
@@ -424,7 +443,8 @@ impl Builder {
             .or_else(|| cur.result_tag.as_ref().map(|(r, _)| normalize_result(r)));
         self.spare = std::mem::take(&mut cur.spare);
         let room = SPARE.saturating_sub(self.spare.len());
-        cur.line.lane.trail.clear();
+        self.trail = std::mem::take(&mut cur.line.lane.trail);
+        self.trail.clear();
         cur.line.history.recycle(&mut self.spare, room);
         self.done.push(cur.game);
     }

@@ -48,7 +48,7 @@ impl Current {
             return false;
         };
         let found = match san.castle {
-            Some(long) => board.castle(long).map_or(Found::None, Found::One),
+            Some(long) => board.castle(long),
             // Two squares without a letter: a coordinate move, noted once
             // by the generic path.
             None if san.role.is_none() && san.from_file.is_some() && san.from_rank.is_some() => {
@@ -65,7 +65,7 @@ impl Current {
                 None => return false,
             },
         };
-        let Found::One(m) = found else {
+        let Found::One(m, after) = found else {
             return false;
         };
         // The game over before the move (FI-5: seventy-five moves, a dead
@@ -73,8 +73,6 @@ impl Current {
         if board.halfmove >= 150 || board.is_dead() {
             return false;
         }
-        let mut after = board;
-        after.make(&m);
         let mark = if !after.in_check() {
             None
         } else if after.has_legal_move() {

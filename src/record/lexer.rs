@@ -435,19 +435,29 @@ fn tag_pair(input: &str) -> IResult<&str, TagParts<'_>> {
     Ok((after, (name, value, vstart, vstart + i)))
 }
 
-/// `12.`, `12...`, `12…`, `12. ...` is two tokens.
+/// `12.`, `12...`, `12…`, `12. ...` is two tokens. Read by hand (a move
+/// number comes every other word): the digits, then dots (two or more:
+/// Black's move follows) or `…`.
 fn move_number(input: &str) -> IResult<&str, (u32, bool)> {
-    map(
-        (
-            map_res(digit1, |d: &str| d.parse::<u32>()),
-            alt((
-                map(tag("…"), |_| true),
-                map(take_while1(|c| c == '.'), |d: &str| d.len() >= 2),
-            )),
-        ),
-        |(n, black)| (n, black),
-    )
-    .parse(input)
+    let fail = || {
+        Err(nom::Err::Error(nom::error::Error::new(
+            input,
+            nom::error::ErrorKind::Digit,
+        )))
+    };
+    let digits = input.bytes().take_while(u8::is_ascii_digit).count();
+    let Ok(number) = input[..digits].parse::<u32>() else {
+        return fail();
+    };
+    let rest = &input[digits..];
+    if let Some(after) = rest.strip_prefix('…') {
+        return Ok((after, (number, true)));
+    }
+    let dots = rest.bytes().take_while(|&b| b == b'.').count();
+    if dots == 0 {
+        return fail();
+    }
+    Ok((&rest[dots..], (number, dots >= 2)))
 }
 
 fn result(input: &str) -> IResult<&str, &str> {

@@ -238,8 +238,9 @@ pub(super) struct Current {
     pub(super) legend_noted: bool,
     /// Positions to copy into instead of allocating (see `Builder`).
     pub(super) spare: Vec<Position>,
-    /// Tag names with their spans, to report a repeated tag.
-    pub(super) tag_spans: Vec<(String, Span)>,
+    /// Where each of `game.tags` was written (its value), to report a
+    /// repeated tag.
+    pub(super) tag_spans: Vec<Span>,
     pub(super) coordinates_noted: bool,
     /// With `keep_moves`: the moves of the variations being read, one
     /// list a level, and comments waiting for the next move of the line.

@@ -214,7 +214,8 @@ pub struct BitMove {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Found {
     None,
-    One(BitMove),
+    /// The move, and the position after it.
+    One(BitMove, Bits),
     Many,
 }
 
@@ -412,9 +413,16 @@ impl Bits {
     /// Does the move leave the mover's king unattacked (FI-3)?
     #[inline]
     fn leaves_king_safe(&self, m: &BitMove) -> bool {
+        self.play_if_safe(m).is_some()
+    }
+
+    /// The position after the move, if it leaves the mover's king
+    /// unattacked (FI-3).
+    #[inline]
+    fn play_if_safe(&self, m: &BitMove) -> Option<Bits> {
         let mut next = *self;
         next.make(m);
-        !next.king_attacked(self.turn)
+        (!next.king_attacked(self.turn)).then_some(next)
     }
 
     /// The pseudo-legal moves, in the order: kings, queens, rooks,
@@ -617,9 +625,9 @@ impl Bits {
         }
         let mut found = Found::None;
         let mut take = |m: BitMove| {
-            if self.leaves_king_safe(&m) {
+            if let Some(next) = self.play_if_safe(&m) {
                 found = match found {
-                    Found::None => Found::One(m),
+                    Found::None => Found::One(m, next),
                     _ => Found::Many,
                 };
             }
@@ -703,9 +711,16 @@ impl Bits {
         found
     }
 
-    /// The legal castling move, long or short, if there is one.
-    pub fn castle(&self, long: bool) -> Option<BitMove> {
-        self.castle_move(long).filter(|m| self.leaves_king_safe(m))
+    /// The legal castling move, long or short, if there is one: as
+    /// [`Bits::find`] finds a move.
+    pub fn castle(&self, long: bool) -> Found {
+        match self.castle_move(long) {
+            Some(m) => match self.play_if_safe(&m) {
+                Some(next) => Found::One(m, next),
+                None => Found::None,
+            },
+            None => Found::None,
+        }
     }
 
     /// FI-5's dead positions, as `chess::is_dead` decides them: kings and
@@ -847,7 +862,7 @@ mod tests {
                 }
                 for m in &fast {
                     let answer = if m.kind == Kind::Castle {
-                        b.castle(m.to < m.from).map_or(Found::None, Found::One)
+                        b.castle(m.to < m.from)
                     } else {
                         let promo = m.promotion;
                         b.find(m.role, m.to, Some(square(m.from).file), None, promo)
@@ -881,7 +896,7 @@ mod tests {
         assert_eq!(b.find(Role::Pawn, to, None, None, None), Found::Many);
         assert!(matches!(
             b.find(Role::Pawn, to, None, None, Some(Role::Knight)),
-            Found::One(m) if m.promotion == Some(Role::Knight)
+            Found::One(m, _) if m.promotion == Some(Role::Knight)
         ));
         assert_eq!(
             b.find(Role::Pawn, to, None, None, Some(Role::King)),
@@ -893,13 +908,13 @@ mod tests {
         assert_eq!(b.find(Role::Knight, d2, None, None, None), Found::Many);
         assert!(matches!(
             b.find(Role::Knight, d2, Some(2), None, None),
-            Found::One(m) if m.from == index(Square::new(2, 1)).unwrap()
+            Found::One(m, _) if m.from == index(Square::new(2, 1)).unwrap()
         ));
         // A knight pinned to its king does not count.
         let b = bits("4k3/8/8/8/8/8/8/rN2KN2 w - - 0 1");
         assert!(matches!(
             b.find(Role::Knight, d2, None, None, None),
-            Found::One(_)
+            Found::One(..)
         ));
     }
 }
