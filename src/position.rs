@@ -417,27 +417,14 @@ impl Position {
     /// The FIDE ending of a position (FI-4, FI-5's seventy-five moves):
     /// checkmate, stalemate, or the seventy-five-move rule.
     pub fn fide_outcome(&self, has_move: bool, in_check: bool) -> Option<Outcome> {
-        if !has_move {
-            return Some(if in_check {
-                Outcome::new(GameResult::win_for(!self.turn), "checkmate", "FI-4")
-            } else {
-                Outcome::new(GameResult::Draw, "stalemate", "FI-4")
-            });
-        }
-        self.seventy_five_moves("FI-5")
+        fide_ending(self.turn, self.halfmove, has_move, in_check)
     }
 
     /// The seventy-five-move rule (FI-5, and the variants that take it
     /// over under their own rule id): a draw after 75 moves by each side
     /// without capture or pawn move.
     pub fn seventy_five_moves(&self, rule: &'static str) -> Option<Outcome> {
-        (self.halfmove >= 150).then(|| {
-            Outcome::new(
-                GameResult::Draw,
-                "seventy-five moves without capture or pawn move",
-                rule,
-            )
-        })
+        seventy_five_moves(self.halfmove, rule)
     }
 
     /// Is this the same position as `other` for repetitions: equal
@@ -461,6 +448,30 @@ impl Position {
             self.extra.clone(),
         )
     }
+}
+
+/// [`Position::fide_outcome`] of a position with `turn` to move and the
+/// half-move clock at `halfmove`.
+pub fn fide_ending(turn: Color, halfmove: u32, has_move: bool, in_check: bool) -> Option<Outcome> {
+    if !has_move {
+        return Some(if in_check {
+            Outcome::new(GameResult::win_for(!turn), "checkmate", "FI-4")
+        } else {
+            Outcome::new(GameResult::Draw, "stalemate", "FI-4")
+        });
+    }
+    seventy_five_moves(halfmove, "FI-5")
+}
+
+/// [`Position::seventy_five_moves`] with the half-move clock at `halfmove`.
+pub fn seventy_five_moves(halfmove: u32, rule: &'static str) -> Option<Outcome> {
+    (halfmove >= 150).then(|| {
+        Outcome::new(
+            GameResult::Draw,
+            "seventy-five moves without capture or pawn move",
+            rule,
+        )
+    })
 }
 
 /// Moves the piece of a single-piece move on a board, with en passant's

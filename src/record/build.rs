@@ -411,8 +411,8 @@ impl Builder {
         let waiting = std::mem::take(&mut cur.waiting_comments);
         cur.game.comments.extend(waiting);
         if cur.game.readable {
-            cur.line.settle_pos();
             if let Some(d) = cur.pending.take() {
+                cur.line.settle_pos();
                 if matches!(cur.line.sync, Sync::Yes) {
                     let mut issues = Vec::new();
                     let same = compare_diagram(&d, &cur.line.pos, &mut issues);
@@ -433,6 +433,7 @@ impl Builder {
                 None
             };
             cur.check_result_tag();
+            cur.line.settle_pos();
             cur.game.end = cur.line.pos.clone();
             cur.game.plies = cur.line.written;
         }

@@ -84,7 +84,10 @@ impl Line {
     /// the history that led to it (`Rules::history_outcome`, asked only of
     /// a variant whose rules look back).
     pub(super) fn outcome(&mut self) -> Option<Outcome> {
-        self.settle_pos();
+        // FIDE chess looks only at the position: on the lane's board.
+        if let Some(b) = &self.lane.board {
+            return crate::variant::chess::outcome_of(b);
+        }
         self.pos.outcome().or_else(|| {
             let rules = self.pos.variant.rules();
             if !rules.looks_back() {

@@ -6,7 +6,7 @@ pub mod bits;
 
 use super::{PieceSpec, Rules, Spec, Variant};
 use crate::piece::Role;
-use crate::position::{GameResult, Outcome, Position};
+use crate::position::{fide_ending, GameResult, Outcome, Position};
 
 /// FIDE piece movement, shared by the variants built on FIDE chess.
 pub const FIDE_PIECES: &[PieceSpec] = &[
@@ -102,6 +102,9 @@ impl Rules for Chess {
     }
 
     fn outcome(&self, pos: &Position) -> Option<Outcome> {
+        if let Some(b) = bits::Bits::from_position(pos) {
+            return outcome_of(&b);
+        }
         // Check matters only when there is no move.
         let has_move = self.has_legal_move(pos);
         pos.fide_outcome(has_move, !has_move && self.in_check(pos))
@@ -113,15 +116,24 @@ impl Rules for Chess {
     }
 }
 
+/// [`Rules::outcome`] of a position of FIDE chess on its bitboards.
+pub fn outcome_of(b: &bits::Bits) -> Option<Outcome> {
+    let has_move = b.has_legal_move();
+    fide_ending(b.turn, b.halfmove, has_move, !has_move && b.in_check())
+        .or_else(|| b.is_dead().then(dead_draw))
+}
+
 /// The dead-position draw of FI-5.
 fn dead(pos: &Position) -> Option<Outcome> {
-    is_dead(pos).then(|| {
-        Outcome::new(
-            GameResult::Draw,
-            "dead position (insufficient material)",
-            "FI-5",
-        )
-    })
+    is_dead(pos).then(dead_draw)
+}
+
+fn dead_draw() -> Outcome {
+    Outcome::new(
+        GameResult::Draw,
+        "dead position (insufficient material)",
+        "FI-5",
+    )
 }
 
 /// FI-5: K v K, K+B v K, K+N v K, and K+B v K+B with bishops on squares of
