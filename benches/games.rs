@@ -12,7 +12,8 @@
 //!    the atomic save), medians of 20 runs, against the two fsyncs of an
 //!    atomic save of the same file measured alone.
 //!
-//! Run: `POSTAL_BASE=/path/to/old/postal cargo bench --bench games`.
+//! Run: `POSTAL_BASE=/path/to/old/postal cargo bench --bench games`
+//! (`-- --move-only` or `-- --variants-only` for one of the two).
 
 use postal::game::store::write_atomic;
 use postal::{Position, Variant};
@@ -256,6 +257,10 @@ fn main() {
     std::fs::create_dir_all(&dir).expect("bench folder");
     if std::env::args().any(|a| a == "--move-only") {
         one_move(&dir, postal, base.as_deref());
+        return;
+    }
+    if std::env::args().any(|a| a == "--variants-only") {
+        variants(&dir, postal, base.as_deref());
         return;
     }
     one_move(&dir, postal, base.as_deref());

@@ -31,6 +31,9 @@ pub(super) struct Line {
     pub(super) main: bool,
     /// The fast lane's board and trail (see [`Lane`]).
     pub(super) lane: Lane,
+    /// The last [`Line::outcome`], with the `written` and plies it was
+    /// judged at.
+    pub(super) judged: Option<((usize, usize), Option<Outcome>)>,
 }
 
 /// A line of FIDE chess played on bitboards (`record/lane.rs`): while
@@ -55,6 +58,7 @@ impl Line {
             written: 0,
             main,
             lane: Lane::default(),
+            judged: None,
         }
     }
 
@@ -88,7 +92,15 @@ impl Line {
         if let Some(b) = &self.lane.board {
             return crate::variant::chess::outcome_of(b);
         }
-        self.pos.outcome().or_else(|| {
+        // Asked at the result and again at the game's end: looked up the
+        // second time (a look back copies the history).
+        let at = (self.written, self.plies());
+        if let Some((when, o)) = &self.judged {
+            if *when == at {
+                return o.clone();
+            }
+        }
+        let o = self.pos.outcome().or_else(|| {
             let rules = self.pos.variant.rules();
             if !rules.looks_back() {
                 return None;
@@ -97,7 +109,9 @@ impl Line {
             let mut all = self.history.to_vec();
             all.push(self.pos.clone());
             rules.history_outcome(&all)
-        })
+        });
+        self.judged = Some((at, o.clone()));
+        o
     }
 }
 
@@ -591,6 +605,7 @@ impl Current {
                 self.game.issues.push(note);
                 self.line.history.push(*before);
                 self.line.pos = after;
+                self.line.judged = None;
                 self.line.sync = Sync::Yes;
                 if opts.keep_moves {
                     self.keep(PlayedMove::new(one.clone(), taken));
@@ -709,6 +724,7 @@ impl Current {
                         // The history before the gap is no use for
                         // repetitions or variations any more.
                         self.line.pos = p;
+                        self.line.judged = None;
                         self.line.history.clear();
                         self.line.sync = Sync::Yes;
                         self.game.issues.push(Issue::note(

@@ -164,11 +164,12 @@ pub struct Turns {
 impl Turns {
     pub fn new(pos: &Position) -> Turns {
         let mut parts = Vec::with_capacity(32);
-        let placements = each_move(pos, |m, closed| {
+        let placements = each_move(pos, |m, closed, _| {
             parts.push(Part {
                 mv: pos.piece_move(m),
                 closed: closed.to_vec(),
-            })
+            });
+            false
         });
         Turns { placements, parts }
     }
@@ -242,9 +243,13 @@ impl Turns {
     }
 }
 
-/// Calls `f` with each legal move of `pos` (in the generator's order) and
-/// the placements closed to it; returns the placements open to the side.
-fn each_move(pos: &Position, mut f: impl FnMut(&CellMove, &[Square])) -> Vec<Square> {
+/// Calls `f` with each legal move of `pos` (in the generator's order), the
+/// placements closed to it and the number of placements, until `f` returns
+/// true; returns the placements open to the side.
+fn each_move(
+    pos: &Position,
+    mut f: impl FnMut(&CellMove, &[Square], usize) -> bool,
+) -> Vec<Square> {
     let us = pos.turn;
     let board = &pos.board;
     let tables = pos.tables();
@@ -262,7 +267,8 @@ fn each_move(pos: &Position, mut f: impl FnMut(&CellMove, &[Square])) -> Vec<Squ
     );
     let mut closed = Vec::new();
     let mut moved = Vec::with_capacity(kings.len());
-    pos.for_each_pseudo(|m| {
+    let n = placements.len();
+    pos.pseudo_until(|m| {
         // Building's sliders move along ranks, files and diagonals: a
         // move off every such line from the king leaves the king's
         // attackers and its gaps as they were.
@@ -275,8 +281,7 @@ fn each_move(pos: &Position, mut f: impl FnMut(&CellMove, &[Square])) -> Vec<Squ
                 .iter()
                 .any(|&k| on_line(k, from_sq) || on_line(k, to_sq));
         if quiet {
-            f(&m, &base_closed);
-            return;
+            return f(&m, &base_closed, n);
         }
         // The board after the move, seen through the two cells it changes
         // (Building has no en passant and no castling).
@@ -301,8 +306,9 @@ fn each_move(pos: &Position, mut f: impl FnMut(&CellMove, &[Square])) -> Vec<Squ
         {
             closed.clear();
             closed_placements(board, tables, &moved, us, after, &mut closed);
-            f(&m, &closed);
+            return f(&m, &closed, n);
         }
+        false
     });
     placements
 }
@@ -312,9 +318,10 @@ fn each_move(pos: &Position, mut f: impl FnMut(&CellMove, &[Square])) -> Vec<Squ
 pub fn count_turns(pos: &Position) -> u64 {
     let mut parts = 0u64;
     let mut closed = 0u64;
-    let placements = each_move(pos, |_, c| {
+    let placements = each_move(pos, |_, c, _| {
         parts += 1;
         closed += c.len() as u64;
+        false
     });
     // Closed placements are placements (see `closed_placements`).
     parts * placements.len() as u64 - closed
@@ -469,8 +476,14 @@ impl Rules for Building {
         Ok(())
     }
 
+    /// Stops at the first move with a placement open to it.
     fn has_legal_move(&self, pos: &Position) -> bool {
-        count_turns(pos) > 0
+        let mut any = false;
+        each_move(pos, |_, closed, placements| {
+            any = closed.len() < placements;
+            any
+        });
+        any
     }
 
     /// Moves the piece, then adds the square (BU-2); a new square is empty
@@ -501,6 +514,12 @@ impl Rules for Building {
         pos.fide_outcome(true, in_check)
     }
 
+    /// [`Rules::outcome`] when a legal turn has been found: only the
+    /// seventy-five moves (GA-4) can end the game then.
+    fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
+        pos.fide_outcome(true, false)
+    }
+
     /// GA-2: no double step. (The default would look at the board's
     /// lowest rank, which moves as the board grows.)
     fn may_double_step(&self, _pos: &Position, _from: Square) -> bool {
@@ -528,7 +547,10 @@ fn perft_in_place(pos: &mut Position, depth: u32) -> u64 {
         return count_turns(pos);
     }
     let mut moves: Vec<(CellMove, Vec<Square>)> = Vec::with_capacity(32);
-    let placements = each_move(pos, |m, closed| moves.push((*m, closed.to_vec())));
+    let placements = each_move(pos, |m, closed, _| {
+        moves.push((*m, closed.to_vec()));
+        false
+    });
     let mut nodes = 0;
     for (m, closed) in &moves {
         let undo = pos.make(m);

@@ -495,6 +495,11 @@ impl Rules for Disintegration {
         pos.seventy_five_moves("DI-13")
     }
 
+    /// [`Rules::outcome`] when a legal move has been found.
+    fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
+        decided(pos).or_else(|| pos.seventy_five_moves("DI-13"))
+    }
+
     /// DI-7: no check, so no check marks.
     fn check_mark(&self, _after: &Position) -> &'static str {
         ""

@@ -156,6 +156,20 @@ pub(crate) fn ep_chance(pos: &Position) -> Option<EpChance> {
     })
 }
 
+/// CO-9: the game won by the side whose enemy's king entered the prison.
+fn imprisoned(pos: &Position) -> Option<Outcome> {
+    prisoner(pos).map(|loser| {
+        Outcome::new(
+            GameResult::win_for(!loser),
+            format!(
+                "the {} king entered the prison",
+                loser.name().to_lowercase()
+            ),
+            "CO-9",
+        )
+    })
+}
+
 /// The king in the prison, if one entered it.
 pub(crate) fn prisoner(pos: &Position) -> Option<Color> {
     pos.board
@@ -507,15 +521,8 @@ impl Rules for Corral {
     }
 
     fn outcome(&self, pos: &Position) -> Option<Outcome> {
-        if let Some(loser) = prisoner(pos) {
-            return Some(Outcome::new(
-                GameResult::win_for(!loser),
-                format!(
-                    "the {} king entered the prison",
-                    loser.name().to_lowercase()
-                ),
-                "CO-9",
-            ));
+        if let Some(o) = imprisoned(pos) {
+            return Some(o);
         }
         if !self.has_legal_move(pos) {
             return Some(if self.in_check(pos) {
@@ -529,6 +536,11 @@ impl Rules for Corral {
             });
         }
         pos.seventy_five_moves("CO-11")
+    }
+
+    /// [`Rules::outcome`] when a legal move has been found.
+    fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
+        imprisoned(pos).or_else(|| pos.seventy_five_moves("CO-11"))
     }
 
     /// `+` for check; `#` only for CO-14 (in check, no legal move); nothing

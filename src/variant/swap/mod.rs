@@ -42,7 +42,7 @@ use crate::color::Color;
 use crate::error::PlayError;
 use crate::mv::{Move, SwapSequence};
 use crate::piece::{Piece, Role, Stack};
-use crate::position::{Effects, Position};
+use crate::position::{Effects, Outcome, Position};
 use crate::square::Square;
 use walk::Walker;
 
@@ -202,6 +202,12 @@ impl Rules for Swap {
                     })
             }
         }
+    }
+
+    /// [`Rules::outcome`] (FIDE's) when a legal turn has been
+    /// found: only the seventy-five moves can end the game then.
+    fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
+        pos.fide_outcome(true, false)
     }
 
     fn has_legal_move(&self, pos: &Position) -> bool {
