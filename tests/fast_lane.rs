@@ -145,6 +145,22 @@ fn fi1_fi5_fast_lane_reports_as_the_generic_rules_do() {
 }
 
 #[test]
+fn ga1_ga4_gardner_in_the_fast_lane_as_in_the_generic_rules() {
+    let mut rng = Rng::new(5);
+    let start = Position::start(Variant::Gardner);
+    let mut pgn = String::new();
+    for g in 0..60 {
+        let movetext = faulty_game(&mut rng, &start);
+        let record = format!("[Event \"game {g}\"]\n[Variant \"gardner\"]\n\n{movetext}\n\n");
+        same_both_ways(&record, Format::Pgn);
+        pgn.push_str(&record);
+    }
+    same_both_ways(&pgn, Format::Pgn);
+    // Castling and a double step do not exist in Gardner minichess (GA-2).
+    same_both_ways("[Variant \"gardner\"]\n\n1. a3 O-O 2. b4 *\n", Format::Pgn);
+}
+
+#[test]
 fn fi4_mates_stalemates_and_wrong_marks_alike() {
     for text in [
         "1. f3 e5 2. g4 Qh4# 0-1",

@@ -1,5 +1,5 @@
-//! The fast lane: a line of FIDE chess on the standard board played on
-//! bitboards ([`Bits`]) instead of the generic position, for the moves
+//! The fast lane: a line of FIDE chess on the standard board (or of
+//! Gardner minichess) played on bitboards ([`Bits`]) instead of the generic position, for the moves
 //! that need nothing but to be resolved, played and have their check mark
 //! confirmed (issue 19: verifying a large PGN file).
 //!
@@ -33,10 +33,12 @@ impl Current {
         let line = &mut self.line;
         let board = match line.lane.board {
             Some(b) => b,
-            None if line.pos.variant == Variant::Chess => match Bits::from_position(&line.pos) {
-                Some(b) => b,
-                None => return false,
-            },
+            None if matches!(line.pos.variant, Variant::Chess | Variant::Gardner) => {
+                match Bits::from_position(&line.pos) {
+                    Some(b) => b,
+                    None => return false,
+                }
+            }
             None => return false,
         };
         if let Some((n, black, _)) = line.number {
@@ -68,8 +70,9 @@ impl Current {
         let Found::One(m, after) = found else {
             return false;
         };
-        // The game over before the move (FI-5: seventy-five moves, a dead
-        // position; a mate or stalemate has no legal move to find).
+        // The game over before the move (FI-5, GA-4: seventy-five moves, a
+        // dead position in chess; a mate or stalemate has no legal move to
+        // find).
         if board.halfmove >= 150 || board.is_dead() {
             return false;
         }

@@ -88,7 +88,8 @@ impl Line {
     /// the history that led to it (`Rules::history_outcome`, asked only of
     /// a variant whose rules look back).
     pub(super) fn outcome(&mut self) -> Option<Outcome> {
-        // FIDE chess looks only at the position: on the lane's board.
+        // FIDE chess and Gardner minichess look only at the position: on
+        // the lane's board.
         if let Some(b) = &self.lane.board {
             return crate::variant::chess::outcome_of(b);
         }

@@ -1,9 +1,11 @@
 //! FIDE chess on bitboards: the same rules as the shared generator
 //! (`movegen.rs`, `Position::apply_piece_move`) for FIDE chess on its 8x8
-//! board, in a copyable value of ten words, for the record verifier's fast
-//! lane (issue 19): resolving a move among the legal moves of its kind
-//! onto its square, playing it, and saying whether it gives check or
-//! mate, without the generic board's tables and copies.
+//! board and Gardner minichess on its 5x5 (GA-1..GA-4: the a1-e5 corner of
+//! the 8x8 sets, the squares beyond it blocking every line), in a copyable
+//! value of a dozen words, for the record verifier's fast lane (issue 19):
+//! resolving a move among the legal moves of its kind onto its square,
+//! playing it, and saying whether it gives check or mate, without the
+//! generic board's tables and copies.
 //!
 //! It decides exactly what the generic rules decide, so it follows them
 //! where FIDE leaves room: en passant only onto the position's `ep` square
@@ -219,9 +221,13 @@ pub enum Found {
     Many,
 }
 
-/// A position of FIDE chess on the 8x8 board, as bit sets.
+/// A position of FIDE chess on the 8x8 board, or of Gardner minichess, as
+/// bit sets.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Bits {
+    pub variant: Variant,
+    /// The squares of the board: all 64, or Gardner's 25.
+    on: u64,
     /// The squares of each kind, by [`Role::index`] (king to pawn).
     roles: [u64; 6],
     /// The squares of each side, by [`Color::index`].
@@ -235,19 +241,26 @@ pub struct Bits {
 
 impl Bits {
     /// The position as bit sets, when it is one of FIDE chess on the whole
-    /// 8x8 board with single FIDE pieces and one king a side; `None` for
-    /// anything else (which the generic rules then play).
+    /// 8x8 board or of Gardner minichess on the whole 5x5, with single FIDE
+    /// pieces and one king a side; `None` for anything else (which the
+    /// generic rules then play).
     pub fn from_position(pos: &Position) -> Option<Bits> {
         let board = &pos.board;
-        if pos.variant != Variant::Chess
-            || board.bounds() != (1, 1, 8, 8)
-            || board.square_count() != 64
+        let (n, on) = match pos.variant {
+            Variant::Chess => (8, !0),
+            Variant::Gardner => (5, 0x1f_1f1f_1f1f),
+            _ => return None,
+        };
+        if board.bounds() != (1, 1, n, n)
+            || board.square_count() != (n * n) as usize
             || board.has_prison()
             || pos.extra != Extra::default()
         {
             return None;
         }
         let mut b = Bits {
+            variant: pos.variant,
+            on,
             roles: [0; 6],
             sides: [0; 2],
             turn: pos.turn,
@@ -259,7 +272,7 @@ impl Bits {
             halfmove: pos.halfmove,
             fullmove: pos.fullmove,
         };
-        for i in 0..64 {
+        for i in (0..64).filter(|&i| on & (1 << i) != 0) {
             let stack = board.get(square(i))?;
             if stack.is_empty() {
                 continue;
@@ -275,12 +288,12 @@ impl Bits {
         (one_king(Color::White) && one_king(Color::Black)).then_some(b)
     }
 
-    /// Writes the position into `pos`, a position of FIDE chess on the
-    /// 8x8 board (the one this was made from, or one like it), reusing
-    /// its board's arrays.
+    /// Writes the position into `pos`, a position of the same variant on
+    /// the same board (the one this was made from, or one like it),
+    /// reusing its board's arrays.
     pub fn write_into(&self, pos: &mut Position) {
-        pos.variant = Variant::Chess;
-        for i in 0..64u8 {
+        pos.variant = self.variant;
+        for i in (0..64u8).filter(|&i| self.on & (1 << i) != 0) {
             let bit = 1u64 << i;
             let stack = match self.role_at(i) {
                 Some(role) => {
@@ -322,6 +335,8 @@ impl Bits {
     /// occupancy `occ`?
     #[inline]
     fn attacked(&self, s: usize, by: Color, occ: u64) -> bool {
+        // The squares beyond the board block every line.
+        let occ = occ | !self.on;
         let them = self.sides[by.index()];
         let r = &self.roles;
         (KNIGHT[s] & r[N] & them) != 0
@@ -389,7 +404,10 @@ impl Bits {
         // Rights go when a piece leaves or lands on a king's or rook's
         // first square (FI-2, as `Castling::lose_rights` says).
         const CORNERS_AND_KINGS: u64 = 0x9100_0000_0000_0091;
-        if self.castling.any() && (from | to) & CORNERS_AND_KINGS != 0 {
+        if self.variant == Variant::Chess
+            && self.castling.any()
+            && (from | to) & CORNERS_AND_KINGS != 0
+        {
             self.castling.lose_rights(square(m.from), square(m.to));
         }
         self.ep = None;
@@ -437,7 +455,7 @@ impl Bits {
             let mut from_set = self.roles[k] & own;
             while from_set != 0 {
                 let from = pop(&mut from_set);
-                let mut targets = attacks(role, from, occ) & !own;
+                let mut targets = attacks(role, from, occ | !self.on) & !own & self.on;
                 while targets != 0 {
                     let to = pop(&mut targets);
                     if emit(BitMove {
@@ -453,8 +471,8 @@ impl Bits {
             }
         }
         let white = us == Color::White;
-        let last = if white { RANK_1 << 56 } else { RANK_1 };
-        let second = if white { RANK_1 << 8 } else { RANK_1 << 48 };
+        let last = self.last_rank(us);
+        let second = self.second_rank(us);
         let ep = self.ep_target();
         let mut pawns = self.pieces(us, Role::Pawn);
         while pawns != 0 {
@@ -483,7 +501,7 @@ impl Bits {
             } else {
                 from.wrapping_sub(8)
             };
-            if step < 64 && occ & (1 << step) == 0 {
+            if step < 64 && (occ | !self.on) & (1 << step) == 0 {
                 if each(step, Kind::Normal) {
                     return true;
                 }
@@ -522,9 +540,33 @@ impl Bits {
         false
     }
 
+    /// The last rank of `c`'s pawns (FI-2, GA-3): where they promote.
+    #[inline]
+    fn last_rank(&self, c: Color) -> u64 {
+        let top = 63 - self.on.leading_zeros() as usize;
+        match c {
+            Color::White => (RANK_1 << (top / 8 * 8)) & self.on,
+            Color::Black => RANK_1 & self.on,
+        }
+    }
+
+    /// The rank `c`'s pawns may double-step from: none in Gardner
+    /// minichess (GA-2).
+    #[inline]
+    fn second_rank(&self, c: Color) -> u64 {
+        match (self.variant, c) {
+            (Variant::Chess, Color::White) => RANK_1 << 8,
+            (Variant::Chess, Color::Black) => RANK_1 << 48,
+            _ => 0,
+        }
+    }
+
     /// The en passant target, when a capture onto it may be made: empty,
     /// with an enemy pawn beyond it (as `ep_cells` asks).
     fn ep_target(&self) -> Option<usize> {
+        if self.variant != Variant::Chess {
+            return None;
+        }
         let e = self.ep? as usize;
         let beyond = if self.turn == Color::White {
             e.checked_sub(8)?
@@ -542,7 +584,7 @@ impl Bits {
     /// after it.
     fn castle_move(&self, long: bool) -> Option<BitMove> {
         let us = self.turn;
-        if !self.castling.get(us, !long) {
+        if self.variant != Variant::Chess || !self.castling.get(us, !long) {
             return None;
         }
         let base: usize = if us == Color::White { 0 } else { 56 };
@@ -607,7 +649,7 @@ impl Bits {
         let us = self.turn;
         let own = self.sides[us.index()];
         let to_bit = 1u64 << to;
-        if own & to_bit != 0 || role.index() > P {
+        if own & to_bit != 0 || self.on & to_bit == 0 || role.index() > P {
             return Found::None;
         }
         let mut from_mask = !0u64;
@@ -638,7 +680,7 @@ impl Bits {
                 return Found::None;
             }
             let mut from_set =
-                attacks(role, to, self.occupied()) & self.pieces(us, role) & from_mask;
+                attacks(role, to, self.occupied() | !self.on) & self.pieces(us, role) & from_mask;
             while from_set != 0 {
                 take(BitMove {
                     role,
@@ -652,7 +694,7 @@ impl Bits {
         }
         let white = us == Color::White;
         let pawns = self.pieces(us, Role::Pawn) & from_mask;
-        let last = if white { to >= 56 } else { to < 8 };
+        let last = self.last_rank(us) & to_bit != 0;
         if promotion.is_some_and(|p| !last || !PROMOTIONS.contains(&p)) {
             return Found::None;
         }
@@ -671,9 +713,10 @@ impl Bits {
                 if pawns & (1 << one) != 0 {
                     candidates[n] = (one, Kind::Normal);
                     n += 1;
-                } else if occ & (1 << one) == 0 && (if white { to / 8 == 3 } else { to / 8 == 4 }) {
-                    let two = if white { one - 8 } else { one + 8 };
-                    if pawns & (1 << two) != 0 {
+                } else if occ & (1 << one) == 0 {
+                    let two =
+                        behind(one).filter(|&t| t < 64 && self.second_rank(us) & (1 << t) != 0);
+                    if let Some(two) = two.filter(|&t| pawns & (1 << t) != 0) {
                         candidates[n] = (two, Kind::DoubleStep);
                         n += 1;
                     }
@@ -727,6 +770,9 @@ impl Bits {
     /// at most one minor piece, or kings and bishops all on squares of one
     /// colour.
     pub fn is_dead(&self) -> bool {
+        if self.variant != Variant::Chess {
+            return false;
+        }
         let r = &self.roles;
         if self.occupied() & !(r[K] | r[B] | r[N]) != 0 {
             return false;
@@ -820,6 +866,11 @@ mod tests {
         for &(fen, depth, count) in cases {
             assert_eq!(perft(&bits(fen), depth), count, "{fen}");
         }
+        // Gardner minichess, fixtures/perft/gardner.perft (GA-1..GA-4).
+        let start = Bits::from_position(&Position::start(Variant::Gardner)).unwrap();
+        for (depth, count) in [(1, 7), (2, 53), (3, 506), (4, 4775), (5, 52512)] {
+            assert_eq!(perft(&start, depth), count, "Gardner perft {depth}");
+        }
     }
 
     /// xorshift64, the same on every machine.
@@ -840,8 +891,13 @@ mod tests {
     #[test]
     fn fi3_same_moves_as_the_generic_rules() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        for _ in 0..40 {
-            let mut pos = Position::start(Variant::Chess);
+        for g in 0..60 {
+            let variant = if g % 3 == 2 {
+                Variant::Gardner
+            } else {
+                Variant::Chess
+            };
+            let mut pos = Position::start(variant);
             for _ in 0..200 {
                 let b = Bits::from_position(&pos).expect("a chess position");
                 let mut fast = Vec::new();
@@ -856,8 +912,10 @@ mod tests {
                 assert_eq!(named, expected, "{}", pos.to_text());
                 assert_eq!(b.in_check(), pos.is_check(), "{}", pos.to_text());
                 assert_eq!(b.has_legal_move(), !generic.is_empty());
-                assert_eq!(b.is_dead(), super::super::is_dead(&pos));
-                if generic.is_empty() {
+                if variant == Variant::Chess {
+                    assert_eq!(b.is_dead(), super::super::is_dead(&pos));
+                }
+                if generic.is_empty() || pos.outcome().is_some() {
                     break;
                 }
                 for m in &fast {
@@ -883,7 +941,7 @@ mod tests {
 
     #[test]
     fn only_fide_chess_on_the_whole_board() {
-        assert!(Bits::from_position(&Position::start(Variant::Gardner)).is_none());
+        assert!(Bits::from_position(&Position::start(Variant::Building)).is_none());
         assert!(Bits::from_position(&Position::start(Variant::Kristensen)).is_none());
         assert!(Bits::from_position(&Position::start(Variant::Chess)).is_some());
     }
