@@ -102,21 +102,23 @@ pub fn repetitions(positions: &[Position]) -> usize {
         return 0;
     };
     if clock_bounds_repetitions(cur.variant) {
-        // The positions after the last reset: the clock counts the plies
-        // since it (a start position's clock may count plies played
-        // before the start, hence the bound). The side to move
-        // alternates with every ply.
-        let last = positions.len() - 1;
-        let first = last - (cur.halfmove as usize).min(last);
-        positions[first..]
-            .iter()
-            .rev()
-            .step_by(2)
-            .filter(|p| p.repeats(cur))
-            .count()
+        // The last one itself counted, not compared (a whole board).
+        1 + window(positions).skip(1).filter(|p| p.repeats(cur)).count()
     } else {
         positions.iter().filter(|p| p.repeats(cur)).count()
     }
+}
+
+/// The positions that can equal the last one where the halfmove clock
+/// bounds repetitions ([`clock_bounds_repetitions`]): those after the
+/// last reset (the clock counts the plies since it; a start position's
+/// clock may count plies played before the start, hence the bound) with
+/// the same side to move, which alternates with every ply. The last one
+/// itself included.
+fn window(positions: &[Position]) -> impl Iterator<Item = &Position> {
+    let last = positions.len().saturating_sub(1);
+    let back = positions.last().map_or(0, |p| p.halfmove as usize);
+    positions[last - back.min(last)..].iter().rev().step_by(2)
 }
 
 type RepetitionKey = (Board, Color, Castling, Option<Square>, Extra);
@@ -139,10 +141,26 @@ impl Occurrences {
         }
     }
 
-    /// Counts the last of `positions`, just added; returns its occurrences.
-    fn count(&mut self, positions: &[Position]) -> usize {
+    /// Counts the last of `positions`, just added (by `last`, when it was
+    /// made by a move); returns its occurrences.
+    fn count(&mut self, positions: &[Position], last: Option<&Move>) -> usize {
         match self {
-            Occurrences::Window => repetitions(positions),
+            Occurrences::Window => match last {
+                Some(Move::Piece(m)) => {
+                    // An earlier position can equal this one only where
+                    // the piece just moved stands as now, on both the
+                    // squares it left and reached: two cells to look at
+                    // before comparing whole positions.
+                    let cur = positions.last().expect("a position was added");
+                    let same = |p: &Position| {
+                        p.board.get(m.to) == cur.board.get(m.to)
+                            && p.board.get(m.from) == cur.board.get(m.from)
+                            && p.repeats(cur)
+                    };
+                    1 + window(positions).skip(1).filter(|p| same(p)).count()
+                }
+                _ => repetitions(positions),
+            },
             Occurrences::Seen(seen) => {
                 let Some(pos) = positions.last() else {
                     return 0;
@@ -280,7 +298,7 @@ impl Game {
         let mut positions = Vec::with_capacity(file.moves.len() + 1);
         positions.push(start);
         let mut occurrences = Occurrences::new(variant);
-        let mut repeats = occurrences.count(&positions);
+        let mut repeats = occurrences.count(&positions, None);
         for (i, m) in file.moves.iter().enumerate() {
             let before = positions.last().expect("the start is there");
             let label = || format!("move {} ({} {})", i + 1, move_number(before), m.played);
@@ -321,7 +339,7 @@ impl Game {
                     .map_err(|e| GameError::Corrupt(format!("{}: {e}", label())))?;
             }
             positions.push(next);
-            repeats = occurrences.count(&positions);
+            repeats = occurrences.count(&positions, Some(&mv));
         }
         let current = positions.last().expect("the start is there");
         let cached = Position::from_text(variant, &file.position).map_err(|e| {
