@@ -194,6 +194,7 @@ pub enum Act {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "RawEvent")]
 pub struct Event {
+    #[serde(serialize_with = "super::clock::time::serialize")]
     pub time: DateTime<Utc>,
     #[serde(with = "side_name")]
     pub side: Color,
