@@ -442,9 +442,14 @@ impl Game {
 
     /// The state file's text.
     pub fn to_json(&self) -> String {
-        let mut s = serde_json::to_string_pretty(&self.file).expect("a game file serialises");
-        s.push('\n');
-        s
+        // Room for about the whole text at once (a move takes some 110
+        // bytes), rather than growing it by doubling.
+        let f = &self.file;
+        let records = f.moves.len() + f.events.len() + f.notices.len();
+        let mut out = Vec::with_capacity(1024 + 128 * records);
+        serde_json::to_writer_pretty(&mut out, f).expect("a game file serialises");
+        out.push(b'\n');
+        String::from_utf8(out).expect("serde_json writes UTF-8")
     }
 
     pub fn file(&self) -> &GameFile {
