@@ -3,7 +3,7 @@
 
 use super::clock::format_time;
 use super::file::{Act, Claim, Ending, MoveRecord};
-use super::state::{automatic_ending, move_number, repetitions, Game};
+use super::state::{automatic_ending, canonical_text, move_number, repetitions, Game};
 use super::GameError;
 use crate::color::Color;
 use crate::position::{Effects, GameResult};
@@ -92,10 +92,10 @@ impl Game {
             error,
         };
         let mv = before.parse_move(text).map_err(move_error)?;
-        let canonical = before.move_text(&mv);
         let (next, effects) = before
             .play_with_effects(&mv)
             .map_err(|e| move_error(e.into()))?;
+        let canonical = canonical_text(&before, &mv, &next);
         let check = next.is_check();
         self.file.moves.push(MoveRecord {
             played: text.trim().to_string(),

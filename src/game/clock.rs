@@ -83,16 +83,101 @@ pub fn check_year(t: DateTime<Utc>) -> Result<DateTime<Utc>, String> {
 /// The times of a state file: RFC 3339, UTC, whole years 1 to 9999
 /// (`#[serde(with = "crate::game::clock::time")]`).
 pub mod time {
-    use chrono::{DateTime, Utc};
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
+    use serde::{Deserializer, Serialize, Serializer};
 
+    /// As chrono writes a `DateTime<Utc>`, with a fast path for a time in
+    /// whole seconds in the years 1 to 9999 (every time postal makes),
+    /// which chrono writes `2025-03-01T09:00:00Z` through the formatter,
+    /// a character at a time.
     pub fn serialize<S: Serializer>(t: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
-        t.serialize(s)
+        match plain_text(t) {
+            Some(text) => {
+                s.serialize_str(std::str::from_utf8(&text).expect("the text is ASCII digits"))
+            }
+            None => t.serialize(s),
+        }
     }
 
+    /// `t` as `YYYY-MM-DDTHH:MM:SSZ` when it is in whole seconds in the
+    /// years 1 to 9999 (as chrono writes it then).
+    pub(super) fn plain_text(t: &DateTime<Utc>) -> Option<[u8; 20]> {
+        use chrono::{Datelike, Timelike};
+        let t = t.naive_utc();
+        let year = t.year();
+        if t.nanosecond() != 0 || !(1..=9999).contains(&year) {
+            return None;
+        }
+        let mut out = *b"0000-00-00T00:00:00Z";
+        let mut put = |at: usize, width: usize, mut n: u32| {
+            for i in (at..at + width).rev() {
+                out[i] = b'0' + (n % 10) as u8;
+                n /= 10;
+            }
+        };
+        put(0, 4, year as u32);
+        put(5, 2, t.month());
+        put(8, 2, t.day());
+        put(11, 2, t.hour());
+        put(14, 2, t.minute());
+        put(17, 2, t.second());
+        Some(out)
+    }
+
+    /// As chrono reads a `DateTime<Utc>` (the same errors), with a fast
+    /// path for the form postal writes, `2025-03-01T09:00:00Z`: a state
+    /// file holds one time a move, and chrono's general reader would be
+    /// a good part of loading it.
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::Error> {
-        let t = DateTime::<Utc>::deserialize(d)?;
+        let t = d.deserialize_str(TimeVisitor)?;
         super::check_year(t).map_err(serde::de::Error::custom)
+    }
+
+    struct TimeVisitor;
+
+    impl serde::de::Visitor<'_> for TimeVisitor {
+        type Value = DateTime<Utc>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            // chrono's words, so that errors read as they did.
+            f.write_str("an RFC 3339 formatted date and time string")
+        }
+
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<DateTime<Utc>, E> {
+            if let Some(t) = plain_utc(v) {
+                return Ok(t);
+            }
+            v.parse::<DateTime<FixedOffset>>()
+                .map(|t| t.with_timezone(&Utc))
+                .map_err(E::custom)
+        }
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` with a valid date and time in the years 1
+    /// to 9999, read directly; `None` for anything else, left to chrono
+    /// (other forms, leap seconds, invalid dates, which it reads or
+    /// refuses as always).
+    pub(super) fn plain_utc(v: &str) -> Option<DateTime<Utc>> {
+        let b = v.as_bytes();
+        let shape = b.len() == 20
+            && b[4] == b'-'
+            && b[7] == b'-'
+            && b[10] == b'T'
+            && b[13] == b':'
+            && b[16] == b':'
+            && b[19] == b'Z';
+        if !shape {
+            return None;
+        }
+        let num = |from: usize, to: usize| {
+            b[from..to].iter().try_fold(0u32, |n, &c| {
+                c.is_ascii_digit().then(|| n * 10 + u32::from(c - b'0'))
+            })
+        };
+        let year = num(0, 4).filter(|&y| y >= 1)?;
+        let date = NaiveDate::from_ymd_opt(year as i32, num(5, 7)?, num(8, 10)?)?;
+        let time = date.and_hms_opt(num(11, 13)?, num(14, 16)?, num(17, 19)?)?;
+        Some(time.and_utc())
     }
 }
 
@@ -271,6 +356,50 @@ mod tests {
 
     fn t(s: &str) -> DateTime<Utc> {
         parse_time(s).unwrap()
+    }
+
+    #[test]
+    fn the_fast_time_reader_agrees_with_chrono() {
+        for s in [
+            "2025-03-01T09:00:00Z",
+            "0001-01-01T00:00:00Z",
+            "9999-12-31T23:59:59Z",
+            "2024-02-29T12:34:56Z",
+        ] {
+            let chrono = DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc);
+            assert_eq!(time::plain_utc(s), Some(chrono), "{s}");
+        }
+        for s in [
+            "2023-02-29T00:00:00Z",
+            "2025-03-01T24:00:00Z",
+            "2025-12-31T23:59:60Z",
+            "0000-01-01T00:00:00Z",
+            "2025-03-01t09:00:00Z",
+            "2025-03-01T09:00:00+00:00",
+            "2025-03-01T09:00:00.5Z",
+            "+2025-03-01T09:00:00Z",
+            "2025-03-01T09:0a:00Z",
+        ] {
+            assert_eq!(time::plain_utc(s), None, "{s}");
+        }
+    }
+
+    #[test]
+    fn the_fast_time_writer_agrees_with_chrono() {
+        for s in [
+            "2025-03-01T09:00:00Z",
+            "0001-01-01T00:00:00Z",
+            "9999-12-31T23:59:59Z",
+            "2024-02-29T12:34:56Z",
+            "0999-10-05T01:02:03Z",
+        ] {
+            let t = t(s);
+            let chrono = serde_json::to_string(&t).unwrap();
+            let fast = time::plain_text(&t).unwrap();
+            assert_eq!(format!("{:?}", std::str::from_utf8(&fast).unwrap()), chrono);
+        }
+        let fraction = t("2025-03-01T09:00:00.5Z");
+        assert_eq!(time::plain_text(&fraction), None);
     }
 
     #[test]

@@ -16,12 +16,14 @@
 //! against oneself, any act after the game has ended.
 
 use super::clock::{TimeControl, Turn};
-use super::file::{check_format, json_error};
+use super::file::{check_format, check_format_name, json_error, top_is_object, Head};
 use super::notices::new_game_id;
 use super::GameError;
 use crate::board::Board;
 use crate::color::Color;
 use crate::limits::{exceeds, MAX_PLIES};
+use crate::mv::Move;
+use crate::notation::dialect;
 use crate::position::Castling;
 use crate::position::{GameResult, Outcome, Position};
 use crate::square::Square;
@@ -53,11 +55,19 @@ pub fn automatic_ending(positions: &[Position]) -> Option<Outcome> {
 }
 
 /// [`automatic_ending`] with the occurrences of the last position already
-/// counted (a file's loading counts them as it goes, in linear time).
+/// counted (a file's loading counts them as it goes).
 fn ending_with(positions: &[Position], repeats: usize) -> Option<Outcome> {
     let cur = positions.last()?;
-    if let Some(o) = cur.outcome() {
-        return Some(o);
+    ending_after(positions, repeats, cur.outcome())
+}
+
+/// [`ending_with`] once the position's own ending, `own`, is known (for
+/// a position in which a legal move has been found, the cheaper
+/// [`Rules::outcome_with_move`](crate::variant::Rules::outcome_with_move)).
+fn ending_after(positions: &[Position], repeats: usize, own: Option<Outcome>) -> Option<Outcome> {
+    let cur = positions.last()?;
+    if own.is_some() {
+        return own;
     }
     if let Some(o) = cur.variant.rules().history_outcome(positions) {
         return Some(o);
@@ -72,21 +82,111 @@ fn ending_with(positions: &[Position], repeats: usize) -> Option<Outcome> {
     cur.seventy_five_moves("FI-5")
 }
 
-type RepetitionKey = (Board, Color, Castling, Option<Square>, Extra);
-
-/// Counts one more occurrence of a position; returns its occurrences.
-fn count(seen: &mut HashMap<RepetitionKey, usize>, pos: &Position) -> usize {
-    let n = seen.entry(pos.repetition_key()).or_insert(0);
-    *n += 1;
-    *n
+/// Whether a position can recur only among the positions since the last
+/// reset of the halfmove clock. True for FIDE's rules (chess, Gardner's
+/// minichess): the clock is reset by a capture, which lowers the
+/// material for good, and by a pawn move, which no move undoes (pawns go
+/// forward only), so no position before the reset equals one after it.
+/// Not so in the other variants (Kristensen's pawns step back, Corral's
+/// prison returns pieces, ...): they count over the whole game.
+fn clock_bounds_repetitions(variant: Variant) -> bool {
+    matches!(variant, Variant::Chess | Variant::Gardner)
 }
 
-/// How often the last position has occurred (itself included).
+/// How often the last position has occurred (itself included): by
+/// comparison ([`Position::repeats`]) with the positions that can equal
+/// it, in FIDE's rules those since the last capture or pawn move with
+/// the same side to move (see [`clock_bounds_repetitions`]), else all.
 pub fn repetitions(positions: &[Position]) -> usize {
     let Some(cur) = positions.last() else {
         return 0;
     };
-    positions.iter().filter(|p| p.repeats(cur)).count()
+    if clock_bounds_repetitions(cur.variant) {
+        // The last one itself counted, not compared (a whole board).
+        1 + window(positions).skip(1).filter(|p| p.repeats(cur)).count()
+    } else {
+        positions.iter().filter(|p| p.repeats(cur)).count()
+    }
+}
+
+/// The positions that can equal the last one where the halfmove clock
+/// bounds repetitions ([`clock_bounds_repetitions`]): those after the
+/// last reset (the clock counts the plies since it; a start position's
+/// clock may count plies played before the start, hence the bound) with
+/// the same side to move, which alternates with every ply. The last one
+/// itself included.
+fn window(positions: &[Position]) -> impl Iterator<Item = &Position> {
+    let last = positions.len().saturating_sub(1);
+    let back = positions.last().map_or(0, |p| p.halfmove as usize);
+    positions[last - back.min(last)..].iter().rev().step_by(2)
+}
+
+type RepetitionKey = (Board, Color, Castling, Option<Square>, Extra);
+
+/// The occurrences of the last position, counted as a file is replayed:
+/// by [`repetitions`] where the halfmove clock bounds the positions to
+/// compare (a few dozen at most), else by a table of every position seen,
+/// so that a long game of another variant stays linear.
+enum Occurrences {
+    Window,
+    Seen(HashMap<RepetitionKey, usize>),
+}
+
+impl Occurrences {
+    fn new(variant: Variant) -> Occurrences {
+        if clock_bounds_repetitions(variant) {
+            Occurrences::Window
+        } else {
+            Occurrences::Seen(HashMap::new())
+        }
+    }
+
+    /// Counts the last of `positions`, just added (by `last`, when it was
+    /// made by a move); returns its occurrences.
+    fn count(&mut self, positions: &[Position], last: Option<&Move>) -> usize {
+        match self {
+            Occurrences::Window => match last {
+                Some(Move::Piece(m)) => {
+                    // An earlier position can equal this one only where
+                    // the piece just moved stands as now, on both the
+                    // squares it left and reached: two cells to look at
+                    // before comparing whole positions.
+                    let cur = positions.last().expect("a position was added");
+                    let same = |p: &Position| {
+                        p.board.get(m.to) == cur.board.get(m.to)
+                            && p.board.get(m.from) == cur.board.get(m.from)
+                            && p.repeats(cur)
+                    };
+                    1 + window(positions).skip(1).filter(|p| same(p)).count()
+                }
+                _ => repetitions(positions),
+            },
+            Occurrences::Seen(seen) => {
+                let Some(pos) = positions.last() else {
+                    return 0;
+                };
+                let n = seen.entry(pos.repetition_key()).or_insert(0);
+                *n += 1;
+                *n
+            }
+        }
+    }
+}
+
+/// Is `recorded` the text `text` followed by the check mark `mark` (the
+/// canonical text [`Position::move_text`] writes), compared in place?
+fn is_canonical(recorded: &str, text: &str, mark: &str) -> bool {
+    recorded.len() == text.len() + mark.len()
+        && recorded.starts_with(text)
+        && recorded.ends_with(mark)
+}
+
+/// The canonical text of `mv`, played in `before`, that led to `after`:
+/// [`Position::move_text`] without playing the move again.
+pub(super) fn canonical_text(before: &Position, mv: &Move, after: &Position) -> String {
+    let mut text = dialect(before.variant).write_move(before, mv);
+    text.push_str(before.variant.rules().check_mark(after));
+    text
 }
 
 pub(super) use crate::notation::movetext::move_number;
@@ -136,10 +236,22 @@ impl Game {
 
     /// Reads and checks a state file's text.
     pub fn from_json(text: &str) -> Result<Game, GameError> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| json_error(text, e))?;
-        check_format(&value)?;
-        let file: GameFile = serde_json::from_str(text).map_err(|e| json_error(text, e))?;
+        // The format is checked before anything else is read: a file that
+        // is not JSON is refused as such, then one that is not a game file
+        // of this major version, before any of its fields. A file that
+        // reads as a game file whole (the usual case) is read once, its
+        // format checked after; any other is read again for what to say.
+        let file = match serde_json::from_str::<GameFile>(text) {
+            Ok(file) if top_is_object(text) => {
+                check_format_name(&file.format)?;
+                file
+            }
+            typed => {
+                let head: Head = serde_json::from_str(text).map_err(|e| json_error(text, e))?;
+                check_format(&head)?;
+                typed.map_err(|e| json_error(text, e))?
+            }
+        };
         Game::from_file(file)
     }
 
@@ -181,36 +293,53 @@ impl Game {
                 e.ply
             )));
         }
+        let rules = variant.rules();
+        let words = dialect(variant);
         let mut positions = Vec::with_capacity(file.moves.len() + 1);
-        // Occurrences of each position so far, so that the fivefold
-        // check after every move costs one look-up, not a scan.
-        let mut seen: HashMap<RepetitionKey, usize> = HashMap::new();
-        let mut repeats = count(&mut seen, &start);
         positions.push(start);
+        let mut occurrences = Occurrences::new(variant);
+        let mut repeats = occurrences.count(&positions, None);
         for (i, m) in file.moves.iter().enumerate() {
             let before = positions.last().expect("the start is there");
-            let label = format!("move {} ({} {})", i + 1, move_number(before), m.played);
-            if let Some(o) = ending_with(&positions, repeats) {
+            let label = || format!("move {} ({} {})", i + 1, move_number(before), m.played);
+            // The game must not have ended before the move. A move that
+            // resolves is a legal one, so where the turns are the shared
+            // generator's (whose moves `parse_move` resolves among) the
+            // position's own ending is asked knowing that there is one.
+            let parsed = before.parse_move(&m.played);
+            let ended = match &parsed {
+                Ok(_) if rules.shared_moves() => {
+                    ending_after(&positions, repeats, rules.outcome_with_move(before))
+                }
+                _ => ending_with(&positions, repeats),
+            };
+            if let Some(o) = ended {
                 return Err(GameError::Corrupt(format!(
-                    "{label} was played after the game had ended ({})",
+                    "{} was played after the game had ended ({})",
+                    label(),
                     Ending::from_outcome(&o)
                 )));
             }
-            let mv = before
-                .parse_move(&m.played)
-                .map_err(|e| GameError::Corrupt(format!("{label}: {e}")))?;
-            let canonical = before.move_text(&mv);
-            if canonical != m.canonical {
+            let mv = parsed.map_err(|e| GameError::Corrupt(format!("{}: {e}", label())))?;
+            let next = before.play_unchecked(&mv);
+            let text = words.write_move(before, &mv);
+            let mark = rules.check_mark(&next);
+            if !is_canonical(&m.canonical, &text, mark) {
                 return Err(GameError::Corrupt(format!(
-                    "{label}: recorded as {:?}, but the move played is {canonical}",
+                    "{}: recorded as {:?}, but the move played is {text}{mark}",
+                    label(),
                     m.canonical
                 )));
             }
-            let next = before
-                .play(&mv)
-                .map_err(|e| GameError::Corrupt(format!("{label}: {e}")))?;
-            repeats = count(&mut seen, &next);
+            // The shared generator's moves are legal as resolved; other
+            // variants' are checked again, as `Position::play` does.
+            if !rules.shared_moves() {
+                rules
+                    .check_legal(before, &mv)
+                    .map_err(|e| GameError::Corrupt(format!("{}: {e}", label())))?;
+            }
             positions.push(next);
+            repeats = occurrences.count(&positions, Some(&mv));
         }
         let current = positions.last().expect("the start is there");
         let cached = Position::from_text(variant, &file.position).map_err(|e| {
@@ -253,7 +382,7 @@ impl Game {
     /// The result the moves and events give: the automatic ending of the
     /// last position, or the act that ended the game (which must be the
     /// last event, made when the moves were as they are, and valid then).
-    fn derive_result(&self) -> Result<Option<Ending>, GameError> {
+    fn derive_result(&mut self) -> Result<Option<Ending>, GameError> {
         let events = &self.file.events;
         for (i, e) in events.iter().enumerate() {
             if is_ending(&e.act) && i + 1 != events.len() {
@@ -283,38 +412,44 @@ impl Game {
                 last.describe()
             )));
         }
-        let before = Game {
-            file: GameFile {
-                events: events[..n - 1].to_vec(),
-                ..self.file.clone()
-            },
-            variant: self.variant,
-            positions: self.positions.clone(),
-        };
+        // The act is checked against the game as it stood when it was
+        // made: without it, and so without copying the game.
+        let last = self.file.events.pop().expect("an ending event is last");
+        let ending = self.ending_act(&last, n);
+        self.file.events.push(last);
+        ending.map(Some)
+    }
+
+    /// The ending of the act `last`, event `n`, made in the game as it is.
+    fn ending_act(&self, last: &Event, n: usize) -> Result<Ending, GameError> {
         let bad =
             |e: GameError| GameError::Corrupt(format!("event {n} ({}): {e}", last.describe()));
         let ending = match &last.act {
-            Act::Resign => before.resign_ending(last.side).map_err(bad)?,
-            Act::DrawAccept => before
+            Act::Resign => self.resign_ending(last.side).map_err(bad)?,
+            Act::DrawAccept => self
                 .answer_check(true, Some(last.side))
                 .map_err(bad)
                 .map(|_| Ending::new(GameResult::Draw, "agreement", None))?,
             Act::Claim { claim } => {
-                before
-                    .check_claim(*claim, Some(last.side), last.time)
+                self.check_claim(*claim, Some(last.side), last.time)
                     .map_err(bad)?
                     .1
             }
             _ => unreachable!("is_ending"),
         };
-        Ok(Some(ending))
+        Ok(ending)
     }
 
     /// The state file's text.
     pub fn to_json(&self) -> String {
-        let mut s = serde_json::to_string_pretty(&self.file).expect("a game file serialises");
-        s.push('\n');
-        s
+        // Room for about the whole text at once (a move takes some 110
+        // bytes), rather than growing it by doubling.
+        let f = &self.file;
+        let records = f.moves.len() + f.events.len() + f.notices.len();
+        let mut out = Vec::with_capacity(1024 + 128 * records);
+        serde_json::to_writer_pretty(&mut out, f).expect("a game file serialises");
+        out.push(b'\n');
+        String::from_utf8(out).expect("serde_json writes UTF-8")
     }
 
     pub fn file(&self) -> &GameFile {

@@ -35,7 +35,10 @@ use std::path::{Path, PathBuf};
 /// Reads and checks a game file (at most [`MAX_STATE_BYTES`]).
 pub fn load(path: &Path) -> Result<Game, GameError> {
     let file = File::open(path).map_err(|e| GameError::io(path, e))?;
-    let mut text = Vec::new();
+    // Room for the whole file at once (read through `take`, the reader
+    // would otherwise grow its buffer by doubling, copying it each time).
+    let size = file.metadata().map_or(0, |m| m.len()) as usize;
+    let mut text = Vec::with_capacity(size.min(MAX_STATE_BYTES) + 1);
     file.take(MAX_STATE_BYTES as u64 + 1)
         .read_to_end(&mut text)
         .map_err(|e| GameError::io(path, e))?;

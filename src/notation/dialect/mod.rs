@@ -11,7 +11,8 @@ pub mod swap;
 
 use super::san::{self, MoveText};
 use crate::error::MoveError;
-use crate::mv::Move;
+use crate::mv::{Move, MoveKind};
+use crate::piece::Role;
 use crate::position::Position;
 use crate::variant::Variant;
 
@@ -33,7 +34,19 @@ pub trait Dialect: Sync {
     /// The move in canonical notation, without check mark.
     fn write_move(&self, pos: &Position, mv: &Move) -> String {
         let rivals = match mv {
-            // SAN tells a move only from those of its kind onto its square.
+            // Castling and a pawn's move (carrying nothing) are written
+            // without telling them from other moves (`san::write_san`).
+            Move::Piece(m)
+                if matches!(m.kind, MoveKind::Castle { .. })
+                    || (m.role == Role::Pawn && m.carried.is_empty()) =>
+            {
+                Vec::new()
+            }
+            // SAN tells a move only from those of its kind onto its square,
+            // and so from none when no other piece of its side is of its kind.
+            Move::Piece(m) if pos.variant.rules().shared_moves() && !has_another(pos, m.role) => {
+                Vec::new()
+            }
             Move::Piece(m) if pos.variant.rules().shared_moves() => {
                 pos.legal_piece_moves_to(m.role, m.to)
             }
@@ -69,6 +82,17 @@ pub trait Dialect: Sync {
     fn divide(&self, pos: &Position, depth: u32) -> Vec<(String, u64)> {
         divide_moves(pos, &pos.legal_moves(), depth)
     }
+}
+
+/// Has the side to move more than one piece of kind `role` (a stack
+/// holding one counted as one)?
+fn has_another(pos: &Position, role: Role) -> bool {
+    let board = &pos.board;
+    board
+        .cells_of(pos.turn)
+        .filter(|&i| board.cell(i).roles().contains(role))
+        .nth(1)
+        .is_some()
 }
 
 /// FIDE chess and Gardner minichess: the defaults.
