@@ -139,24 +139,26 @@ fn dead_draw() -> Outcome {
 /// FI-5: K v K, K+B v K, K+N v K, and K+B v K+B with bishops on squares of
 /// one colour (any number of same-coloured bishops) cannot end in mate.
 pub fn is_dead(pos: &Position) -> bool {
-    let mut minors = Vec::new();
+    let (mut minors, mut knight) = (0, false);
+    let (mut light, mut dark) = (false, false);
     for (sq, stack) in pos.board.occupied() {
         for p in stack.pieces() {
             match p.role {
                 Role::King => {}
-                Role::Bishop | Role::Knight => minors.push((p, sq)),
+                Role::Bishop | Role::Knight => {
+                    minors += 1;
+                    knight |= p.role == Role::Knight;
+                    if sq.is_light() {
+                        light = true;
+                    } else {
+                        dark = true;
+                    }
+                }
                 _ => return false,
             }
         }
     }
-    match minors.as_slice() {
-        [] | [_] => true,
-        all => {
-            let light = all[0].1.is_light();
-            all.iter()
-                .all(|(p, s)| p.role == Role::Bishop && s.is_light() == light)
-        }
-    }
+    minors <= 1 || (!knight && !(light && dark))
 }
 
 #[cfg(test)]
