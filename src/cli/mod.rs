@@ -454,8 +454,13 @@ mod tests {
             &["--version"][..],
         ] {
             let line: Vec<&str> = ["postal", name].iter().chain(tail).copied().collect();
+            // The arguments as the program takes them (the matches' own
+            // debug text lists every subcommand defined, in debug builds).
             out.push(match definition.clone().try_get_matches_from(line) {
-                Ok(m) => format!("{m:?}"),
+                Ok(m) => match <Cli as clap::FromArgMatches>::from_arg_matches(&m) {
+                    Ok(cli) => format!("{cli:?}"),
+                    Err(e) => format!("{:?}: {}", e.kind(), e.render()),
+                },
                 Err(e) => format!("{:?}: {}", e.kind(), e.render()),
             });
         }

@@ -94,6 +94,23 @@ pub fn unique_name() -> String {
     )
 }
 
+/// The order of delivery a message name tells: the seconds before the
+/// first `.`, then the microseconds of a `M` part (written without leading
+/// zeros, so compared as numbers), then the name.
+fn delivered(key: &str) -> (u64, u64, &str) {
+    let mut parts = key.split('.');
+    let secs = parts.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let micros = parts
+        .next()
+        .and_then(|p| p.strip_prefix('M'))
+        .and_then(|p| {
+            let digits = p.bytes().take_while(u8::is_ascii_digit).count();
+            p[..digits].parse().ok()
+        })
+        .unwrap_or(0);
+    (secs, micros, key)
+}
+
 impl Maildir {
     /// Opens the Maildir at `root`, creating it (and its three folders)
     /// when missing.
@@ -200,13 +217,7 @@ impl Maildir {
                 path: e.path(),
             });
         }
-        let secs = |k: &str| {
-            k.split('.')
-                .next()
-                .and_then(|s| s.parse::<u64>().ok())
-                .unwrap_or(0)
-        };
-        out.sort_by(|a, b| (secs(&a.key), &a.key).cmp(&(secs(&b.key), &b.key)));
+        out.sort_by(|a, b| delivered(&a.key).cmp(&delivered(&b.key)));
         Ok(out)
     }
 
@@ -214,13 +225,7 @@ impl Maildir {
     pub fn messages(&self) -> io::Result<Vec<Entry>> {
         let mut all = self.list(Folder::New)?;
         all.extend(self.list(Folder::Cur)?);
-        let secs = |k: &str| {
-            k.split('.')
-                .next()
-                .and_then(|s| s.parse::<u64>().ok())
-                .unwrap_or(0)
-        };
-        all.sort_by(|a, b| (secs(&a.key), &a.key).cmp(&(secs(&b.key), &b.key)));
+        all.sort_by(|a, b| delivered(&a.key).cmp(&delivered(&b.key)));
         Ok(all)
     }
 
@@ -258,6 +263,26 @@ impl Maildir {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn delivery_order_reads_the_microseconds_as_a_number() {
+        let mut keys = [
+            "7.M100000P1Q2R3.h",
+            "7.M99999P1Q1R3.h",
+            "6.M5P1Q0R3.h",
+            "other",
+        ];
+        keys.sort_by(|a, b| delivered(a).cmp(&delivered(b)));
+        assert_eq!(
+            keys,
+            [
+                "other",
+                "6.M5P1Q0R3.h",
+                "7.M99999P1Q1R3.h",
+                "7.M100000P1Q2R3.h"
+            ]
+        );
+    }
 
     #[test]
     fn deliver_list_read_and_mark() {

@@ -173,18 +173,23 @@ const B: usize = Role::Bishop as usize;
 const N: usize = Role::Knight as usize;
 const P: usize = Role::Pawn as usize;
 
-/// The roles of FIDE chess, by index.
-const ROLES: [Role; 6] = [
-    Role::King,
-    Role::Queen,
-    Role::Rook,
-    Role::Bishop,
-    Role::Knight,
-    Role::Pawn,
-];
+/// The roles of FIDE chess, by index (the first six of [`Role::ALL`]).
+const ROLES: &[Role] = Role::ALL.split_at(6).0;
 
 /// What a pawn may promote to (FI-2), in the generator's order.
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+
+/// A pawn's move, promotion to be filled in.
+#[inline]
+fn pawn_move(from: usize, to: usize, kind: Kind) -> BitMove {
+    BitMove {
+        role: Role::Pawn,
+        from: from as Sq,
+        to: to as Sq,
+        promotion: None,
+        kind,
+    }
+}
 
 #[inline]
 fn pop(bits: &mut u64) -> usize {
@@ -210,6 +215,17 @@ pub struct BitMove {
     pub to: Sq,
     pub promotion: Option<Role>,
     pub kind: Kind,
+}
+
+impl BitMove {
+    /// Castling's rook: from its corner to the square the king passed.
+    fn rook_squares(&self) -> (Sq, Sq) {
+        if self.to > self.from {
+            (self.from + 3, self.from + 1)
+        } else {
+            (self.from - 4, self.from - 1)
+        }
+    }
 }
 
 /// What a search for the legal moves a text names found.
@@ -390,11 +406,7 @@ impl Bits {
                 self.sides[t] &= !cb;
             }
             Kind::Castle => {
-                let (rf, rt) = if m.to > m.from {
-                    (m.from + 3, m.from + 1)
-                } else {
-                    (m.from - 4, m.from - 1)
-                };
+                let (rf, rt) = m.rook_squares();
                 let both = (1u64 << rf) | (1u64 << rt);
                 self.roles[R] ^= both;
                 self.sides[u] ^= both;
@@ -478,13 +490,7 @@ impl Bits {
         while pawns != 0 {
             let from = pop(&mut pawns);
             let mut each = |to: usize, kind: Kind| -> bool {
-                let m = BitMove {
-                    role: Role::Pawn,
-                    from: from as Sq,
-                    to: to as Sq,
-                    promotion: None,
-                    kind,
-                };
+                let m = pawn_move(from, to, kind);
                 if last & (1 << to) != 0 {
                     PROMOTIONS.iter().any(|&p| {
                         emit(BitMove {
@@ -731,13 +737,7 @@ impl Bits {
             }
         }
         for &(from, kind) in &candidates[..n] {
-            let m = BitMove {
-                role: Role::Pawn,
-                from: from as Sq,
-                to: to as Sq,
-                promotion: None,
-                kind,
-            };
+            let m = pawn_move(from, to, kind);
             if !last {
                 take(m);
                 continue;
@@ -796,11 +796,7 @@ impl Bits {
                 }),
             },
             Kind::Castle => {
-                let (rf, rt) = if m.to > m.from {
-                    (m.from + 3, m.from + 1)
-                } else {
-                    (m.from - 4, m.from - 1)
-                };
+                let (rf, rt) = m.rook_squares();
                 MoveKind::Castle {
                     rook: square(rf),
                     rook_to: square(rt),
