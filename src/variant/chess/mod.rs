@@ -158,7 +158,9 @@ pub fn is_dead(pos: &Position) -> bool {
             }
         }
     }
-    minors <= 1 || (!knight && !(light && dark))
+    // More than one minor: only bishops, all on squares of one colour.
+    let one_colour = !(light && dark);
+    minors <= 1 || (!knight && one_colour)
 }
 
 #[cfg(test)]
