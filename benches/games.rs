@@ -234,9 +234,20 @@ fn one_move(dir: &Path, postal: &str, base: Option<&str>) {
         fsyncs.push(t.elapsed());
     }
     let save = median(fsyncs);
+    // The floor under the figure: the same binary starting and doing
+    // nothing (`--version`), measured the same way.
+    let start = median(
+        (0..20)
+            .map(|_| run(Command::new(postal).arg("--version")).0)
+            .collect(),
+    );
     println!(
         "postal move on a 300-ply chess game (the 301st ply {next}), medians of 20 runs; the atomic save alone (write, two fsyncs, rename) {:.2} ms:",
         ms(save)
+    );
+    println!(
+        "  process start alone (postal --version): CPU {:.2} ms",
+        ms(start)
     );
     for (name, cpu, wall) in runs {
         let (c, w) = (median(cpu), median(wall));
