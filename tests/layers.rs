@@ -79,10 +79,11 @@ fn code_lines(text: &str) -> Vec<(usize, String)> {
             let indent = line.len() - line.trim_start().len();
             let close = format!("{}}}", " ".repeat(indent));
             i += 1;
-            if lines
-                .get(i)
-                .is_some_and(|l| l.trim_start().starts_with("use "))
-            {
+            // A `use` or a `mod name;` is one item up to its `;`.
+            if lines.get(i).is_some_and(|l| {
+                let l = l.trim_start();
+                l.starts_with("use ") || (l.starts_with("mod ") && !l.contains('{'))
+            }) {
                 while i < lines.len() && !lines[i].trim_end().ends_with(';') {
                     i += 1;
                 }
@@ -102,6 +103,35 @@ fn code_lines(text: &str) -> Vec<(usize, String)> {
             out.push((i + 1, code.to_string()));
         }
         i += 1;
+    }
+    out
+}
+
+/// The files of the modules a file declares test-only (`#[cfg(test)]`
+/// then `mod name;`): `name.rs` or `name/mod.rs` beside a `mod.rs`, under
+/// a folder named after any other file. Their code is a test, as an inline
+/// `#[cfg(test)] mod tests { .. }` is.
+fn test_module_files(file: &Path, text: &str) -> Vec<PathBuf> {
+    let dir = if file.file_name().is_some_and(|n| n == "mod.rs") {
+        file.parent().unwrap().to_path_buf()
+    } else {
+        file.with_extension("")
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for w in lines.windows(2) {
+        if w[0].trim() != "#[cfg(test)]" {
+            continue;
+        }
+        let Some(name) = w[1]
+            .trim()
+            .strip_prefix("mod ")
+            .and_then(|r| r.strip_suffix(';'))
+        else {
+            continue;
+        };
+        out.push(dir.join(format!("{name}.rs")));
+        out.push(dir.join(name).join("mod.rs"));
     }
     out
 }
@@ -217,6 +247,11 @@ fn every_import_points_down_the_layer_table() {
     let mut files = Vec::new();
     rs_files(&src, &mut files);
     files.sort();
+    let tests: Vec<PathBuf> = files
+        .iter()
+        .flat_map(|f| test_module_files(f, &fs::read_to_string(f).unwrap()))
+        .collect();
+    files.retain(|f| !tests.contains(f));
     let mut against = Vec::new();
     let mut unplaced = Vec::new();
     let mut checked = 0;
@@ -342,6 +377,23 @@ fn the_checker_sees_what_it_must() {
     );
     let kept: Vec<&str> = code.iter().map(|(_, l)| l.trim()).collect();
     assert_eq!(kept, ["use crate::board::Board;", "fn f() {}"]);
+    // A test module in a file of its own: one line skipped here, the
+    // file skipped by its path.
+    let code = code_lines("#[cfg(test)]\nmod tests;\nfn g() {}\n");
+    let kept: Vec<&str> = code.iter().map(|(_, l)| l.trim()).collect();
+    assert_eq!(kept, ["fn g() {}"]);
+    let bits = Path::new("src/variant/chess/bits/mod.rs");
+    assert_eq!(
+        test_module_files(bits, "mod attacks;\n#[cfg(test)]\nmod tests;\n"),
+        [
+            Path::new("src/variant/chess/bits/tests.rs"),
+            Path::new("src/variant/chess/bits/tests/mod.rs")
+        ]
+    );
+    assert_eq!(
+        test_module_files(Path::new("src/a/b.rs"), "#[cfg(test)]\nmod t;\n"),
+        [Path::new("src/a/b/t.rs"), Path::new("src/a/b/t/mod.rs")]
+    );
     assert_eq!(layer_of("variant"), Some(3));
     assert!(layer_of("notation") > layer_of("perft"));
     assert!(layer_of("cli") > layer_of("render"));
