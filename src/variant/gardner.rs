@@ -47,13 +47,9 @@ impl Rules for Gardner {
         true
     }
 
-    /// On the bitboards (`chess::bits`) when the position is on the
-    /// whole 5x5 board.
+    /// On the bitboards (`chess::bits`).
     fn has_legal_move(&self, pos: &Position) -> bool {
-        match super::chess::bits::Bits::from_position(pos) {
-            Some(b) => b.has_legal_move(),
-            None => crate::movegen::KingSafety::with(|s| pos.has_legal_piece_move(s)),
-        }
+        super::chess::has_legal_move_fide(pos)
     }
 
     fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {

@@ -92,13 +92,9 @@ impl Rules for Chess {
         crate::perft::perft_in_place(self, pos, depth)
     }
 
-    /// On the bitboards when the position is on the whole 8x8 board (it
-    /// always is but for a hand-made one), else by the shared generator.
+    /// On the bitboards ([`has_legal_move_fide`]).
     fn has_legal_move(&self, pos: &Position) -> bool {
-        match bits::Bits::from_position(pos) {
-            Some(b) => b.has_legal_move(),
-            None => crate::movegen::KingSafety::with(|s| pos.has_legal_piece_move(s)),
-        }
+        has_legal_move_fide(pos)
     }
 
     fn outcome(&self, pos: &Position) -> Option<Outcome> {
@@ -113,6 +109,16 @@ impl Rules for Chess {
 
     fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
         pos.fide_outcome(true, false).or_else(|| dead(pos))
+    }
+}
+
+/// `Rules::has_legal_move` of FIDE chess and Gardner minichess: on the
+/// bitboards when the position is on the whole board (it always is but for
+/// a hand-made one), else by the shared generator.
+pub fn has_legal_move_fide(pos: &Position) -> bool {
+    match bits::Bits::from_position(pos) {
+        Some(b) => b.has_legal_move(),
+        None => crate::movegen::KingSafety::with(|s| pos.has_legal_piece_move(s)),
     }
 }
 
