@@ -71,7 +71,7 @@ fn caption(game: &Game, ply: usize, now: DateTime<Utc>) -> String {
             )),
             None => out.push_str(&format!("The start (ply 0 of {total})\n")),
         }
-        out.push_str(&format!("{} to move\n", game.positions()[ply].turn));
+        out.push_str(&format!("{} to move\n", game.turn_at(ply)));
     }
     out
 }

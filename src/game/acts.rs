@@ -3,7 +3,7 @@
 
 use super::clock::format_time;
 use super::file::{Act, Claim, Ending, MoveRecord};
-use super::state::{automatic_ending, canonical_text, move_number, repetitions, Game};
+use super::state::{canonical_text, move_number, Game};
 use super::GameError;
 use crate::color::Color;
 use crate::position::{Effects, GameResult};
@@ -104,9 +104,9 @@ impl Game {
             comment: comment.filter(|c| !c.is_empty()),
             via: None,
         });
-        self.positions.push(next);
+        self.positions.push(mv, next);
         self.sync_cache();
-        let ending = automatic_ending(&self.positions).map(|o| Ending::from_outcome(&o));
+        let ending = self.automatic_ending().map(|o| Ending::from_outcome(&o));
         self.file.result = ending.clone();
         Ok(MoveReport {
             mover: before.turn,
@@ -313,7 +313,7 @@ impl Game {
                     )));
                 }
                 if claim == Claim::Repetition {
-                    let n = repetitions(&self.positions);
+                    let n = self.repetitions();
                     if n < 3 {
                         return Err(GameError::Rule(format!(
                             "the position has occurred {n} time{}, not three",

@@ -14,6 +14,8 @@
 //! - [`notices`]: the acts in order, who hears of each, the game id and
 //!   the record of the notices mailed.
 //! - [`address`]: the one check of player names and mail addresses.
+//! - [`positions`]: the start and the position after each move, some
+//!   replayed from the moves when asked for.
 //! - [`pgn`]: the game as a record (PGN), for `verify`, `convert`, `show`.
 
 pub mod acts;
@@ -22,6 +24,7 @@ pub mod clock;
 pub mod file;
 pub mod notices;
 pub mod pgn;
+mod positions;
 pub mod state;
 pub mod store;
 

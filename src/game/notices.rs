@@ -25,7 +25,6 @@ use super::file::{side_name, Act, GameFile};
 use super::state::Game;
 use super::GameError;
 use crate::color::Color;
-use crate::game::state::automatic_ending;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::ops::RangeInclusive;
@@ -202,11 +201,11 @@ impl Game {
     pub fn actor(&self, act: ActRef) -> Option<Color> {
         match act {
             ActRef::Start => None,
-            ActRef::Move(i) => Some(self.positions()[i].turn),
+            ActRef::Move(i) => Some(self.turn_at(i)),
             ActRef::Retracted { event, index } => {
                 // The retracted moves followed ply `e.ply`; sides alternate.
                 let ply = self.events()[event].ply.saturating_add(index);
-                let first = self.positions()[0].turn;
+                let first = self.turn_at(0);
                 Some(if ply.is_multiple_of(2) { first } else { !first })
             }
             ActRef::Event(i) => Some(self.events()[i].side),
@@ -218,9 +217,9 @@ impl Game {
         match act {
             ActRef::Start => both(Reason::Start),
             ActRef::Move(i) => {
-                let mover = self.positions()[i].turn;
+                let mover = self.turn_at(i);
                 let last = i + 1 == self.moves().len();
-                if last && automatic_ending(self.positions()).is_some() {
+                if last && self.automatic_ending().is_some() {
                     both(Reason::GameOver)
                 } else {
                     one(!mover, Reason::ToMove)

@@ -18,15 +18,19 @@
 use super::clock::{TimeControl, Turn};
 use super::file::{check_format, check_format_name, json_error, top_is_object, Head};
 use super::notices::new_game_id;
+use super::positions::Positions;
 use super::GameError;
 use crate::board::Board;
 use crate::color::Color;
 use crate::limits::{exceeds, MAX_PLIES};
 use crate::mv::Move;
 use crate::notation::dialect;
+use crate::notation::plain::{plain_san, write_plain};
+use crate::piece::Role;
 use crate::position::Castling;
 use crate::position::{GameResult, Outcome, Position};
 use crate::square::Square;
+use crate::variant::chess::bits::{self, Bits, Found};
 use crate::variant::Extra;
 use crate::variant::Variant;
 use chrono::{DateTime, Utc};
@@ -42,7 +46,7 @@ pub struct Game {
     pub(super) file: GameFile,
     pub(super) variant: Variant,
     /// The start and the position after each move: `moves.len() + 1`.
-    pub(super) positions: Vec<Position>,
+    pub(super) positions: Positions,
 }
 
 /// The game-level ending of the position after `positions` (the start
@@ -89,7 +93,7 @@ fn ending_after(positions: &[Position], repeats: usize, own: Option<Outcome>) ->
 /// forward only), so no position before the reset equals one after it.
 /// Not so in the other variants (Kristensen's pawns step back, Corral's
 /// prison returns pieces, ...): they count over the whole game.
-fn clock_bounds_repetitions(variant: Variant) -> bool {
+pub(super) fn clock_bounds_repetitions(variant: Variant) -> bool {
     matches!(variant, Variant::Chess | Variant::Gardner)
 }
 
@@ -189,7 +193,44 @@ pub(super) fn canonical_text(before: &Position, mv: &Move, after: &Position) -> 
     text
 }
 
+/// A recorded move of chess or Gardner's minichess replayed on the
+/// bitboards `b`, when all of it is plain: the game not over before it
+/// (`repeats` the occurrences of the position), its canonical text plain
+/// SAN naming one legal move and written exactly as the canonical writer
+/// writes it ([`write_plain`]), and the text played that one with or
+/// without its check mark. The move and the bitboards after it; `None`
+/// sends the move to the generic replay, which decides all about it.
+fn plain_ply(b: &Bits, m: &MoveRecord, repeats: usize, text: &mut String) -> Option<(Move, Bits)> {
+    // The generic replay's "played after the game had ended": fivefold
+    // repetition, seventy-five moves, a dead position (FI-5).
+    if repeats >= 5 || b.halfmove >= 150 || b.is_dead() {
+        return None;
+    }
+    let (played, canonical) = (m.played.as_str(), m.canonical.as_str());
+    if played != canonical && !matches!(canonical.strip_prefix(played), Some("+" | "#")) {
+        return None;
+    }
+    let san = plain_san(canonical).filter(|s| s.glyph.is_none())?;
+    let found = match san.castle {
+        Some(long) => b.castle(long),
+        None => b.find(
+            san.role.unwrap_or(Role::Pawn),
+            bits::index(san.to)?,
+            san.from_file,
+            san.from_rank,
+            san.promotion,
+        ),
+    };
+    let Found::One(bm, after) = found else {
+        return None;
+    };
+    text.clear();
+    write_plain(b, &bm, &after, text);
+    (text == canonical).then(|| (Move::Piece(b.piece_move(&bm)), after))
+}
+
 pub(super) use crate::notation::movetext::move_number;
+use crate::notation::movetext::number_label;
 
 fn is_ending(act: &Act) -> bool {
     matches!(act, Act::Resign | Act::DrawAccept | Act::Claim { .. })
@@ -222,9 +263,9 @@ impl Game {
         let mut game = Game {
             variant: start.variant,
             file,
-            positions: vec![start],
+            positions: Positions::new(start),
         };
-        if let Some(o) = automatic_ending(&game.positions) {
+        if let Some(o) = game.automatic_ending() {
             return Err(GameError::Usage(format!(
                 "the start position is already the end of the game: {}",
                 Ending::from_outcome(&o)
@@ -258,6 +299,12 @@ impl Game {
     /// Checks a file: replays the moves, compares the cache, derives the
     /// result from the moves and events.
     pub fn from_file(file: GameFile) -> Result<Game, GameError> {
+        Game::from_file_with(file, true)
+    }
+
+    /// [`Game::from_file`], with the plain moves of chess and Gardner's
+    /// minichess replayed on the bitboards ([`plain_ply`]) when `plain`.
+    fn from_file_with(file: GameFile, plain: bool) -> Result<Game, GameError> {
         let variant = Variant::from_name(&file.variant)
             .ok_or_else(|| GameError::Corrupt(format!("unknown variant {:?}", file.variant)))?;
         let start = Position::from_text(variant, &file.start).map_err(|e| {
@@ -295,12 +342,24 @@ impl Game {
         }
         let rules = variant.rules();
         let words = dialect(variant);
-        let mut positions = Vec::with_capacity(file.moves.len() + 1);
-        positions.push(start);
+        let mut positions = Positions::new(start);
         let mut occurrences = Occurrences::new(variant);
-        let mut repeats = occurrences.count(&positions, None);
+        let mut repeats = occurrences.count(positions.recent(), None);
+        let on_bits = plain && clock_bounds_repetitions(variant);
+        let mut lane = on_bits
+            .then(|| Bits::from_position(positions.current()))
+            .flatten();
+        let mut text = String::new();
         for (i, m) in file.moves.iter().enumerate() {
-            let before = positions.last().expect("the start is there");
+            if let Some(b) = &lane {
+                if let Some((mv, after)) = plain_ply(b, m, repeats, &mut text) {
+                    positions.play(mv);
+                    repeats = occurrences.count(positions.recent(), positions.last_move());
+                    lane = Some(after);
+                    continue;
+                }
+            }
+            let before = positions.current();
             let label = || format!("move {} ({} {})", i + 1, move_number(before), m.played);
             // The game must not have ended before the move. A move that
             // resolves is a legal one, so where the turns are the shared
@@ -309,9 +368,9 @@ impl Game {
             let parsed = before.parse_move(&m.played);
             let ended = match &parsed {
                 Ok(_) if rules.shared_moves() => {
-                    ending_after(&positions, repeats, rules.outcome_with_move(before))
+                    ending_after(positions.recent(), repeats, rules.outcome_with_move(before))
                 }
-                _ => ending_with(&positions, repeats),
+                _ => ending_with(positions.recent(), repeats),
             };
             if let Some(o) = ended {
                 return Err(GameError::Corrupt(format!(
@@ -338,22 +397,30 @@ impl Game {
                     .check_legal(before, &mv)
                     .map_err(|e| GameError::Corrupt(format!("{}: {e}", label())))?;
             }
-            positions.push(next);
-            repeats = occurrences.count(&positions, Some(&mv));
+            positions.push(mv, next);
+            repeats = occurrences.count(positions.recent(), positions.last_move());
+            if on_bits {
+                lane = Bits::from_position(positions.current());
+            }
         }
-        let current = positions.last().expect("the start is there");
-        let cached = Position::from_text(variant, &file.position).map_err(|e| {
-            GameError::Corrupt(format!(
-                "the cached position {:?} does not read: {e}",
-                file.position
-            ))
-        })?;
-        if cached.to_text() != current.to_text() {
-            return Err(GameError::Corrupt(format!(
-                "the cached position {:?} disagrees with the moves, which lead to {:?}",
-                file.position,
-                current.to_text()
-            )));
+        // The cache as this program writes it (the usual case) is the
+        // text of the position the moves lead to; any other text is read
+        // and written again before comparing (a position text reads back
+        // as itself).
+        let current = positions.current().to_text();
+        if file.position != current {
+            let cached = Position::from_text(variant, &file.position).map_err(|e| {
+                GameError::Corrupt(format!(
+                    "the cached position {:?} does not read: {e}",
+                    file.position
+                ))
+            })?;
+            if cached.to_text() != current {
+                return Err(GameError::Corrupt(format!(
+                    "the cached position {:?} disagrees with the moves, which lead to {current:?}",
+                    file.position,
+                )));
+            }
         }
         let recorded = file.result.clone();
         let mut game = Game {
@@ -393,7 +460,7 @@ impl Game {
                 )));
             }
         }
-        let auto = automatic_ending(&self.positions).map(|o| Ending::from_outcome(&o));
+        let auto = self.automatic_ending().map(|o| Ending::from_outcome(&o));
         let Some(last) = events.last().filter(|e| is_ending(&e.act)) else {
             return Ok(auto);
         };
@@ -460,13 +527,38 @@ impl Game {
         self.variant
     }
 
-    /// The start and the position after each move.
+    /// The start and the position after each move. In chess and
+    /// Gardner's minichess the earlier ones are replayed when first asked
+    /// for (see [`super::positions`]): where the side to move or the move
+    /// number does, [`Game::turn_at`] and [`Game::numbered_move`] do not.
     pub fn positions(&self) -> &[Position] {
-        &self.positions
+        self.positions.all()
     }
 
     pub fn current(&self) -> &Position {
-        self.positions.last().expect("the start is there")
+        self.positions.current()
+    }
+
+    /// The side to move in position `ply` (0 the start): the side that
+    /// made move `ply`, 0-based.
+    pub fn turn_at(&self, ply: usize) -> Color {
+        self.positions.turn(ply)
+    }
+
+    /// The last move played, as resolved.
+    pub fn last_move(&self) -> Option<&Move> {
+        self.positions.last_move()
+    }
+
+    /// The game's own ending of its current position (see
+    /// [`automatic_ending`]).
+    pub fn automatic_ending(&self) -> Option<Outcome> {
+        automatic_ending(self.positions.recent())
+    }
+
+    /// How often the current position has occurred (see [`repetitions`]).
+    pub fn repetitions(&self) -> usize {
+        repetitions(self.positions.recent())
     }
 
     /// The side to move.
@@ -490,7 +582,10 @@ impl Game {
     pub fn numbered_move(&self, index: usize) -> String {
         format!(
             "{} {}",
-            move_number(&self.positions[index]),
+            number_label(
+                self.positions.fullmove(index) as usize,
+                self.positions.turn(index)
+            ),
             self.file.moves[index].canonical
         )
     }
@@ -527,7 +622,7 @@ impl Game {
         for (i, m) in self.file.moves.iter().enumerate() {
             let began = reset_by(m.time).map_or(started, |r| r.max(started));
             turns.push(Turn {
-                side: self.positions[i].turn,
+                side: self.positions.turn(i),
                 started: began.min(m.time),
                 moved: m.time,
             });
@@ -564,7 +659,8 @@ impl Game {
                 Act::DrawOffer => {
                     let stands = ply == e.ply
                         || (e.ply.checked_add(1) == Some(ply)
-                            && self.positions.get(e.ply).is_some_and(|p| p.turn == e.side));
+                            && e.ply < self.positions.len()
+                            && self.positions.turn(e.ply) == e.side);
                     return stands.then_some(e.side);
                 }
                 Act::DrawAccept | Act::DrawDecline | Act::TakebackAccept { .. } => return None,
@@ -597,7 +693,7 @@ impl Game {
         let n = self.file.moves.len();
         (0..n)
             .rev()
-            .find(|&i| self.positions[i].turn == side)
+            .find(|&i| self.positions.turn(i) == side)
             .map(|i| n - i)
             .ok_or_else(|| GameError::Rule(format!("{side} has made no move to take back")))
     }
@@ -612,6 +708,9 @@ impl Game {
         });
     }
 }
+
+#[cfg(test)]
+mod plain_replay;
 
 #[cfg(test)]
 mod tests {

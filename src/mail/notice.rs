@@ -12,7 +12,7 @@ use super::config::Config;
 use super::MailError;
 use crate::color::Color;
 use crate::game::notices::{ActRef, Addressee};
-use crate::game::state::{repetitions, Act};
+use crate::game::state::Act;
 use crate::game::Game;
 use crate::render;
 use chrono::{DateTime, Utc};
@@ -66,7 +66,7 @@ pub fn describe(game: &Game, act: ActRef) -> String {
             };
             format!(
                 "{} played {}{check}.",
-                by(game.positions()[i].turn),
+                by(game.turn_at(i)),
                 game.numbered_move(i)
             )
         }
@@ -139,9 +139,7 @@ fn requested(game: &Game, i: usize) -> Option<String> {
     if later_takeback || e.ply > game.moves().len() {
         return None;
     }
-    let first = (0..e.ply)
-        .rev()
-        .find(|&j| game.positions()[j].turn == e.side)?;
+    let first = (0..e.ply).rev().find(|&j| game.turn_at(j) == e.side)?;
     let texts: Vec<&str> = game.moves()[first..e.ply]
         .iter()
         .map(|m| m.canonical.as_str())
@@ -204,7 +202,7 @@ pub fn what_now(game: &Game, side: Color, file: &str) -> Vec<Block> {
             "Your take-back request stands until {other} answers it."
         )));
     }
-    if side == turn && (repetitions(game.positions()) >= 3 || game.current().halfmove >= 100) {
+    if side == turn && (game.repetitions() >= 3 || game.current().halfmove >= 100) {
         b.push(Block::Line("You may claim a draw:".into()));
         b.push(cmd("claim"));
     }
@@ -221,7 +219,7 @@ pub fn what_now(game: &Game, side: Color, file: &str) -> Vec<Block> {
 fn score_lines(game: &Game) -> Vec<String> {
     let mut words = Vec::new();
     for i in 0..game.moves().len() {
-        if game.positions()[i].turn == Color::White || i == 0 {
+        if game.turn_at(i) == Color::White || i == 0 {
             words.push(game.numbered_move(i));
         } else {
             words.push(game.moves()[i].canonical.clone());
@@ -360,12 +358,7 @@ pub fn build(
     let variant = game.variant().spec().title;
     let pos = game.current();
     let last = game.moves().len().checked_sub(1);
-    let last_mv = last.and_then(|i| {
-        game.positions()[i]
-            .parse_move(&game.moves()[i].canonical)
-            .ok()
-    });
-    let opts = render::Options::for_position(pos, last_mv.as_ref());
+    let opts = render::Options::for_position(pos, game.last_move());
     let board = render::ascii::board(&pos.board, opts.clone());
     let mut tail = vec![Block::Line(format!(
         "{variant}: {} v {}, game {id}.",

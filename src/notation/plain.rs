@@ -5,6 +5,8 @@
 use super::san::{CheckMark, MoveText, ParsedMove, PieceText};
 use crate::piece::Role;
 use crate::square::Square;
+use crate::variant::chess::bits::{square, BitMove, Bits, Found, Kind};
+use std::fmt::Write;
 
 /// A plain SAN text as values, without allocating: what [`plain_san`]
 /// reads (the record verifier's fast lane takes it straight).
@@ -143,6 +145,50 @@ pub fn plain_san(text: &str) -> Option<PlainSan> {
         _ => return None,
     };
     Some(p)
+}
+
+/// The canonical text of `m`, played in `b` to reach `after`, check mark
+/// included, written on the bitboards: what [`super::san::write_move`]
+/// writes for the move in chess and Gardner's minichess (a test compares
+/// the two). Rival moves are told apart as FIDE does, by the file, else
+/// the rank, else both, each tried with [`Bits::find`].
+pub fn write_plain(b: &Bits, m: &BitMove, after: &Bits, out: &mut String) {
+    let (from, to) = (square(m.from), square(m.to));
+    let file = |s: Square| (b'a' + (s.file - 1) as u8) as char;
+    if m.kind == Kind::Castle {
+        out.push_str(if m.to < m.from { "O-O-O" } else { "O-O" });
+    } else {
+        let capture = b.captures(m);
+        if m.role == Role::Pawn {
+            if capture {
+                out.push(file(from));
+                out.push('x');
+            }
+        } else {
+            out.push(m.role.char());
+            let one = |f, r| matches!(b.find(m.role, m.to, f, r, None), Found::One(..));
+            if !one(None, None) {
+                if one(Some(from.file), None) {
+                    out.push(file(from));
+                } else if one(None, Some(from.rank)) {
+                    let _ = write!(out, "{}", from.rank);
+                } else {
+                    let _ = write!(out, "{}{}", file(from), from.rank);
+                }
+            }
+            if capture {
+                out.push('x');
+            }
+        }
+        let _ = write!(out, "{}{}", file(to), to.rank);
+        if let Some(p) = m.promotion {
+            out.push('=');
+            out.push(p.char());
+        }
+    }
+    if after.in_check() {
+        out.push(if after.has_legal_move() { '+' } else { '#' });
+    }
 }
 
 #[cfg(test)]

@@ -103,7 +103,7 @@ pub fn score(game: &Game) -> String {
         if i > 0 {
             out.push(' ');
         }
-        if game.positions()[i].turn == Color::White || i == 0 {
+        if game.turn_at(i) == Color::White || i == 0 {
             out.push_str(&game.numbered_move(i));
         } else {
             out.push_str(&game.moves()[i].canonical);

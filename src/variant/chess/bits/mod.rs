@@ -662,6 +662,11 @@ impl Bits {
         minors.count_ones() <= 1 || (r[N] == 0 && (r[B] & LIGHT == 0 || r[B] & !LIGHT == 0))
     }
 
+    /// Whether the move takes a piece (en passant included).
+    pub fn captures(&self, m: &BitMove) -> bool {
+        m.kind == Kind::EnPassant || self.sides[(!self.turn).index()] & (1 << m.to) != 0
+    }
+
     /// The move as the generic rules name it.
     pub fn piece_move(&self, m: &BitMove) -> PieceMove {
         let mut pm = PieceMove::new(m.role, square(m.from), square(m.to));
