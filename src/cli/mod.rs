@@ -389,6 +389,12 @@ where
 
 /// The program: parse, run, print the error once, map it to an exit code.
 pub fn main() -> ExitCode {
+    ExitCode::from(main_code())
+}
+
+/// [`main`] with its exit code as a number (the binary's C `main` returns
+/// it).
+pub fn main_code() -> u8 {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // The definition lives to the end of the process: dropping its
     // arguments would cost about as much as parsing with them.
@@ -402,7 +408,7 @@ pub fn main() -> ExitCode {
             None => e.exit(),
             Some(err) => {
                 eprint!("{}", error_text(&err).unwrap_or_default());
-                return ExitCode::from(err.code);
+                return err.code;
             }
         },
     };
@@ -412,18 +418,18 @@ pub fn main() -> ExitCode {
         Ok(()) => match out.flush() {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
                 eprintln!("postal: error: <stdout>: {e}");
-                ExitCode::from(2)
+                2
             }
-            _ => ExitCode::SUCCESS,
+            _ => 0,
         },
         Err(e) => {
             let _ = out.flush();
             match error_text(&e) {
                 Some(text) => {
                     eprint!("{text}");
-                    ExitCode::from(e.code)
+                    e.code
                 }
-                None => ExitCode::SUCCESS,
+                None => 0,
             }
         }
     }
