@@ -234,6 +234,33 @@ fn one_move(dir: &Path, postal: &str, base: Option<&str>) {
         fsyncs.push(t.elapsed());
     }
     let save = median(fsyncs);
+    // The same move command with nothing to replay: the first move of a
+    // new game, what the process costs whatever the game's length.
+    let first = dir.join("first.json");
+    let fresh = dir.join("fresh.json");
+    let made = Command::new(postal)
+        .env("POSTAL_NOW", "2026-01-01T00:00:00Z")
+        .args(["new", "chess", "-o"])
+        .arg(&fresh)
+        .stdout(Stdio::null())
+        .status()
+        .expect("postal new")
+        .success();
+    assert!(made, "postal new");
+    let fresh = std::fs::read(&fresh).expect("the new game");
+    let opening = median(
+        (0..20)
+            .map(|_| {
+                std::fs::write(&first, &fresh).expect("copy");
+                run(Command::new(postal)
+                    .env("POSTAL_NOW", "2026-01-01T00:00:00Z")
+                    .arg("move")
+                    .arg(&first)
+                    .arg("e4"))
+                .0
+            })
+            .collect(),
+    );
     // The floor under the figure: the same binary starting and doing
     // nothing (`--version`), measured the same way.
     let start = median(
@@ -248,6 +275,10 @@ fn one_move(dir: &Path, postal: &str, base: Option<&str>) {
     println!(
         "  process start alone (postal --version): CPU {:.2} ms",
         ms(start)
+    );
+    println!(
+        "  the first move of a new game (nothing to replay): CPU {:.2} ms",
+        ms(opening)
     );
     for (name, cpu, wall) in runs {
         let (c, w) = (median(cpu), median(wall));
