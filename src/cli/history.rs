@@ -33,7 +33,7 @@ fn number(fullmove: u32, turn: Color, ply: usize) -> String {
 }
 
 fn move_line(game: &Game, ply: usize, m: &MoveRecord) -> String {
-    let start = &game.positions()[0];
+    let start = game.position(0);
     let mut line = format!(
         "{:>8} {:<14} {}",
         number(start.fullmove, start.turn, ply),

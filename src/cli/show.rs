@@ -77,7 +77,7 @@ fn caption(game: &Game, ply: usize, now: DateTime<Utc>) -> String {
 }
 
 fn json(game: &Game, ply: usize, now: DateTime<Utc>) -> String {
-    let pos = &game.positions()[ply];
+    let pos = game.position(ply);
     let current = ply == game.moves().len();
     let value = serde_json::json!({
         "variant": game.variant().name(),
@@ -108,17 +108,12 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             "--ply {ply}: the game has {total} half-moves"
         )));
     }
-    let pos = &game.positions()[ply];
-    // The move that led here, for highlighting: its canonical text read
-    // back on the position before it.
-    let last = ply.checked_sub(1).and_then(|i| {
-        game.positions()[i]
-            .parse_move(&game.moves()[i].canonical)
-            .ok()
-    });
+    let pos = game.position(ply);
+    // The move that led here, for highlighting.
+    let last = ply.checked_sub(1).map(|i| game.move_played(i));
     let opts = Options {
         flip: args.flip,
-        ..Options::for_position(pos, last.as_ref())
+        ..Options::for_position(pos, last)
     };
     let bytes = match args.format {
         Format::Ascii => format!(

@@ -92,6 +92,20 @@ impl Positions {
         self.marks.len()
     }
 
+    /// Position `i`, replaying the earlier ones only for an earlier one.
+    pub(super) fn get(&self, i: usize) -> &Position {
+        if i + 1 == self.len() {
+            self.current()
+        } else {
+            &self.all()[i]
+        }
+    }
+
+    /// Move `i` (0-based), as resolved when played.
+    pub(super) fn move_at(&self, i: usize) -> &Move {
+        &self.moves[i]
+    }
+
     /// The move that led to the current position.
     pub(super) fn last_move(&self) -> Option<&Move> {
         self.moves.last()

@@ -545,6 +545,17 @@ impl Game {
         self.positions.turn(ply)
     }
 
+    /// The position after `ply` moves (0 the start); the current one
+    /// without replaying anything.
+    pub fn position(&self, ply: usize) -> &Position {
+        self.positions.get(ply)
+    }
+
+    /// Move `index` (0-based), as resolved when it was played.
+    pub fn move_played(&self, index: usize) -> &Move {
+        self.positions.move_at(index)
+    }
+
     /// The last move played, as resolved.
     pub fn last_move(&self) -> Option<&Move> {
         self.positions.last_move()

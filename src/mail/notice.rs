@@ -59,7 +59,7 @@ pub fn describe(game: &Game, act: ActRef) -> String {
             )
         }
         ActRef::Move(i) => {
-            let check = if game.positions()[i + 1].is_check() && i + 1 < game.moves().len() {
+            let check = if i + 1 < game.moves().len() && game.position(i + 1).is_check() {
                 ", check"
             } else {
                 ""
