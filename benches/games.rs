@@ -272,6 +272,12 @@ fn one_move(dir: &Path, postal: &str, base: Option<&str>) {
         "postal move on a 300-ply chess game (the 301st ply {next}), medians of 20 runs; the atomic save alone (write, two fsyncs, rename) {:.2} ms:",
         ms(save)
     );
+    // And under that, the machine's: a process that does nothing.
+    let nothing = median((0..20).map(|_| run(&mut Command::new("true")).0).collect());
+    println!(
+        "  a process that does nothing (true): CPU {:.2} ms",
+        ms(nothing)
+    );
     println!(
         "  process start alone (postal --version): CPU {:.2} ms",
         ms(start)
