@@ -68,8 +68,19 @@ pub fn resolve(pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
         ));
     }
     let mut judge = judge_for(pos);
-    let mut steps = Vec::new();
-    judge.pseudo_steps(&mut steps);
+    let mut steps = Vec::with_capacity(64);
+    // Only a stack holding the group the text names, on its file and
+    // rank, can make a step the text names (`names_step`).
+    let group = t.carried().with(t.mover());
+    judge.pseudo_steps_from(
+        |board, from| {
+            let sq = board.square(from);
+            board.cell(from).roles().includes(group)
+                && t.from_file.is_none_or(|f| f == sq.file)
+                && t.from_rank.is_none_or(|r| r == sq.rank)
+        },
+        &mut steps,
+    );
     let named: Vec<Step> = steps
         .iter()
         .copied()

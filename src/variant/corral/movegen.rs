@@ -501,6 +501,26 @@ impl<'t> Judge<'t> {
         }
     }
 
+    /// [`Judge::pseudo_steps`] of the stacks on the cells `keep` accepts
+    /// only (those a move text can name), in the same order.
+    pub fn pseudo_steps_from(&mut self, keep: impl Fn(&Board, usize) -> bool, out: &mut Vec<Step>) {
+        for from in self.board.cells_of(self.us) {
+            if !keep(&self.board, from) {
+                continue;
+            }
+            stack_steps(
+                &self.board,
+                self.tables,
+                self.us,
+                self.ep,
+                from,
+                true,
+                &mut self.buf,
+                out,
+            );
+        }
+    }
+
     /// Decides one pseudo-legal step of the side to move.
     pub fn judge(&mut self, s: &Step) -> Result<(), Refusal> {
         self.work.steps += 1;
