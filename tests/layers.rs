@@ -81,7 +81,7 @@ fn code_lines(text: &str) -> Vec<(usize, String)> {
             i += 1;
             // A `use` or a `mod name;` is one item up to its `;`.
             if lines.get(i).is_some_and(|l| {
-                let l = l.trim_start();
+                let l = without_visibility(l.trim_start());
                 l.starts_with("use ") || (l.starts_with("mod ") && !l.contains('{'))
             }) {
                 while i < lines.len() && !lines[i].trim_end().ends_with(';') {
@@ -107,6 +107,24 @@ fn code_lines(text: &str) -> Vec<(usize, String)> {
     out
 }
 
+/// An item's text after its visibility (`pub`, `pub(crate)`, ...).
+fn without_visibility(item: &str) -> &str {
+    let Some(rest) = item.strip_prefix("pub") else {
+        return item;
+    };
+    let rest = match rest.strip_prefix('(') {
+        Some(r) => match r.find(')') {
+            Some(end) => &r[end + 1..],
+            None => return item,
+        },
+        None => rest,
+    };
+    match rest.strip_prefix(' ') {
+        Some(r) => r.trim_start(),
+        None => item,
+    }
+}
+
 /// The files of the modules a file declares test-only (`#[cfg(test)]`
 /// then `mod name;`): `name.rs` or `name/mod.rs` beside a `mod.rs`, under
 /// a folder named after any other file. Their code is a test, as an inline
@@ -123,8 +141,7 @@ fn test_module_files(file: &Path, text: &str) -> Vec<PathBuf> {
         if w[0].trim() != "#[cfg(test)]" {
             continue;
         }
-        let Some(name) = w[1]
-            .trim()
+        let Some(name) = without_visibility(w[1].trim())
             .strip_prefix("mod ")
             .and_then(|r| r.strip_suffix(';'))
         else {
@@ -382,6 +399,17 @@ fn the_checker_sees_what_it_must() {
     let code = code_lines("#[cfg(test)]\nmod tests;\nfn g() {}\n");
     let kept: Vec<&str> = code.iter().map(|(_, l)| l.trim()).collect();
     assert_eq!(kept, ["fn g() {}"]);
+    // With a visibility too, and a `pub use`: still one line each.
+    let code =
+        code_lines("#[cfg(test)]\npub(crate) mod tests;\n#[cfg(test)]\npub use a::b;\nfn g() {}\n");
+    let kept: Vec<&str> = code.iter().map(|(_, l)| l.trim()).collect();
+    assert_eq!(kept, ["fn g() {}"]);
+    assert_eq!(
+        test_module_files(Path::new("src/a/b.rs"), "#[cfg(test)]\npub(crate) mod t;\n"),
+        [Path::new("src/a/b/t.rs"), Path::new("src/a/b/t/mod.rs")]
+    );
+    assert_eq!(without_visibility("pub(in crate::a) mod x;"), "mod x;");
+    assert_eq!(without_visibility("pubx mod x;"), "pubx mod x;");
     let bits = Path::new("src/variant/chess/bits/mod.rs");
     assert_eq!(
         test_module_files(bits, "mod attacks;\n#[cfg(test)]\nmod tests;\n"),

@@ -5,17 +5,7 @@
 use super::*;
 use crate::game::clock::parse_time;
 use crate::notation::san::write_long;
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
+use crate::variant::chess::bits::tests::Rng;
 
 fn t(minute: usize) -> DateTime<Utc> {
     parse_time("2025-01-01T00:00:00Z").unwrap() + chrono::Duration::minutes(minute as i64)

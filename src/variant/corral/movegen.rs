@@ -487,18 +487,7 @@ impl<'t> Judge<'t> {
     /// Pushes the pseudo-legal steps of the side to move: every stack's
     /// moves, each promotion choice separately.
     pub fn pseudo_steps(&mut self, out: &mut Vec<Step>) {
-        for from in self.board.cells_of(self.us) {
-            stack_steps(
-                &self.board,
-                self.tables,
-                self.us,
-                self.ep,
-                from,
-                true,
-                &mut self.buf,
-                out,
-            );
-        }
+        self.pseudo_steps_from(|_, _| true, out);
     }
 
     /// [`Judge::pseudo_steps`] of the stacks on the cells `keep` accepts

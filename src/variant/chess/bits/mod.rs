@@ -694,4 +694,4 @@ impl Bits {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

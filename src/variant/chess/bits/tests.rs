@@ -61,11 +61,12 @@ fn fi1_fi2_fi3_perft_tables() {
     }
 }
 
-/// xorshift64, the same on every machine.
-struct Rng(u64);
+/// xorshift64, the same on every machine (the game layer's tests use it
+/// too).
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
