@@ -74,6 +74,12 @@ impl Positions {
         self.push(mv, next);
     }
 
+    /// Room for `moves` more moves.
+    pub(super) fn reserve(&mut self, moves: usize) {
+        self.moves.reserve(moves);
+        self.marks.reserve(moves);
+    }
+
     /// Adds the position `next`, reached by `mv` from the current one.
     pub(super) fn push(&mut self, mv: Move, next: Position) {
         self.moves.push(mv);

@@ -225,7 +225,8 @@ fn plain_ply(b: &Bits, m: &MoveRecord, repeats: usize, text: &mut String) -> Opt
         return None;
     };
     text.clear();
-    write_plain(b, &bm, &after, text);
+    let alone = san.from_file.is_none() && san.from_rank.is_none();
+    write_plain(b, &bm, &after, alone, text);
     (text == canonical).then(|| (Move::Piece(b.piece_move(&bm)), after))
 }
 
@@ -343,6 +344,7 @@ impl Game {
         let rules = variant.rules();
         let words = dialect(variant);
         let mut positions = Positions::new(start);
+        positions.reserve(file.moves.len());
         let mut occurrences = Occurrences::new(variant);
         let mut repeats = occurrences.count(positions.recent(), None);
         let on_bits = plain && clock_bounds_repetitions(variant);

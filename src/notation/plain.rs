@@ -151,8 +151,10 @@ pub fn plain_san(text: &str) -> Option<PlainSan> {
 /// included, written on the bitboards: what [`super::san::write_move`]
 /// writes for the move in chess and Gardner's minichess (a test compares
 /// the two). Rival moves are told apart as FIDE does, by the file, else
-/// the rank, else both, each tried with [`Bits::find`].
-pub fn write_plain(b: &Bits, m: &BitMove, after: &Bits, out: &mut String) {
+/// the rank, else both, each tried with [`Bits::find`]; `alone` says the
+/// move is already known to be the only legal one of its kind onto its
+/// square (found without a file or rank), so that there is none to try.
+pub fn write_plain(b: &Bits, m: &BitMove, after: &Bits, alone: bool, out: &mut String) {
     let (from, to) = (square(m.from), square(m.to));
     let file = |s: Square| (b'a' + (s.file - 1) as u8) as char;
     if m.kind == Kind::Castle {
@@ -167,7 +169,7 @@ pub fn write_plain(b: &Bits, m: &BitMove, after: &Bits, out: &mut String) {
         } else {
             out.push(m.role.char());
             let one = |f, r| matches!(b.find(m.role, m.to, f, r, None), Found::One(..));
-            if !one(None, None) {
+            if !alone && !one(None, None) {
                 if one(Some(from.file), None) {
                     out.push(file(from));
                 } else if one(None, Some(from.rank)) {

@@ -200,8 +200,18 @@ fn write_plain_writes_the_canonical_text() {
                     panic!("{pm:?} in {}", pos.to_text())
                 };
                 text.clear();
-                write_plain(&b, &bm, &after, &mut text);
+                write_plain(&b, &bm, &after, false, &mut text);
                 assert_eq!(text, pos.move_text(mv), "{}", pos.to_text());
+                // Known to be alone of its kind onto its square: the same.
+                let to = bits::index(pm.to).unwrap();
+                if matches!(
+                    b.find(pm.role, to, None, None, pm.promotion),
+                    Found::One(..)
+                ) {
+                    text.clear();
+                    write_plain(&b, &bm, &after, true, &mut text);
+                    assert_eq!(text, pos.move_text(mv), "{}", pos.to_text());
+                }
             }
             pos = pos.play_unchecked(&moves[rng.below(moves.len())]);
         }
