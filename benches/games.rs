@@ -12,8 +12,13 @@
 //!    the atomic save), medians of 20 runs, against the two fsyncs of an
 //!    atomic save of the same file measured alone.
 //!
+//! Both binaries are timed as copies, as installed
+//! ([`common::installed`]).
+//!
 //! Run: `POSTAL_BASE=/path/to/old/postal cargo bench --bench games`
 //! (`-- --move-only` or `-- --variants-only` for one of the two).
+
+mod common;
 
 use postal::game::store::write_atomic;
 use postal::{Position, Variant};
@@ -209,8 +214,8 @@ fn one_move(dir: &Path, postal: &str, base: Option<&str>) {
     let bytes = std::fs::read(&game).expect("the game file");
     let work = dir.join("move.json");
     let mut runs: Vec<(&str, Vec<Duration>, Vec<Duration>)> = vec![("this build", vec![], vec![])];
-    if let Some(b) = base {
-        runs.push((b, vec![], vec![]));
+    if base.is_some() {
+        runs.push(("base", vec![], vec![]));
     }
     let mut fsyncs = Vec::new();
     for _ in 0..20 {
@@ -298,11 +303,14 @@ fn one_move(dir: &Path, postal: &str, base: Option<&str>) {
 }
 
 fn main() {
-    let postal = env!("CARGO_BIN_EXE_postal");
-    let base = std::env::var("POSTAL_BASE").ok();
     let dir = std::env::temp_dir().join("postal-bench-games");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("bench folder");
+    let bin = common::installed(env!("CARGO_BIN_EXE_postal"), &dir, "postal");
+    let postal = bin.as_str();
+    let base = std::env::var("POSTAL_BASE")
+        .ok()
+        .map(|b| common::installed(&b, &dir, "postal-base"));
     if std::env::args().any(|a| a == "--move-only") {
         one_move(&dir, postal, base.as_deref());
         return;

@@ -17,6 +17,8 @@
 //! package; default `python3`) and `POSTAL_BASE`. Without a file, a
 //! generated one of 5,000 games is used.
 
+mod common;
+
 use postal::record::game::Options;
 use postal::record::pgn::{self, Chunk, Chunker};
 use postal::record::verify::{self, Format};
@@ -184,8 +186,11 @@ fn main() {
     );
 
     // The processes, CPU time, medians of runs made alternately.
-    let postal = env!("CARGO_BIN_EXE_postal").to_string();
-    let base = std::env::var("POSTAL_BASE").ok();
+    let bins = std::env::temp_dir().join("postal-bench-bin");
+    let postal = common::installed(env!("CARGO_BIN_EXE_postal"), &bins, "postal");
+    let base = std::env::var("POSTAL_BASE")
+        .ok()
+        .map(|b| (common::installed(&b, &bins, "postal-base"), b));
     let pgn_extract =
         std::env::var("PGN_EXTRACT").unwrap_or_else(|_| "/usr/games/pgn-extract".into());
     let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
@@ -200,10 +205,10 @@ fn main() {
         "postal verify".into(),
         verify_cmd(postal.clone(), path.clone()),
     )];
-    if let Some(b) = &base {
+    if let Some((copy, b)) = &base {
         tools.push((
             format!("base {b} verify"),
-            verify_cmd(b.clone(), path.clone()),
+            verify_cmd(copy.clone(), path.clone()),
         ));
     }
     let file = path.clone();
