@@ -27,7 +27,10 @@ use std::io::BufReader;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const RUNS: usize = 3;
+/// Runs of each measurement: this machine's speed drifts by a third from
+/// one minute to the next, and seven alternate runs keep a slow spell from
+/// deciding a median (three did not).
+const RUNS: usize = 7;
 
 fn best<T>(mut f: impl FnMut() -> T) -> (Duration, T) {
     let mut best = Duration::MAX;
