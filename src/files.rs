@@ -54,7 +54,8 @@ pub fn folder_of(path: &Path) -> &Path {
 }
 
 /// The prefix of a file's temporary files: `.game.json.`. Temporary files
-/// are `.NAME.PID.N.tmp` in the real file's folder.
+/// are `.NAME.PID.N.tmp` in the real file's folder, or `.NAME.tmp` for a
+/// writer that holds the file's lock ([`write_atomic_locked`]).
 pub fn temp_prefix(path: &Path) -> String {
     format!(
         ".{}.",
@@ -68,20 +69,42 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 /// the module documentation. Returns the real file written.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
     let real = real_path(path)?;
-    let folder = folder_of(&real);
-    let old_mode = fs::metadata(&real).ok().map(|m| m.permissions().mode());
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let temp = folder.join(format!(
+    let temp = folder_of(&real).join(format!(
         "{}{}.{n}.tmp",
         temp_prefix(&real),
         std::process::id()
     ));
+    replace(real, &temp, bytes)
+}
+
+/// [`write_atomic`] for a writer that holds the file's lock, as every
+/// writer of a game file does (`game::store::lock`): no other writer can
+/// be mid-write, so the temporary file has one name, `.NAME.tmp`, and one
+/// that a killed writer left is simply removed first. Nothing else need
+/// look for leftovers (listing a folder of 10,000 games cost each move
+/// some 7 ms).
+pub fn write_atomic_locked(path: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
+    let real = real_path(path)?;
+    let temp = folder_of(&real).join(format!("{}tmp", temp_prefix(&real)));
+    match fs::remove_file(&temp) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    replace(real, &temp, bytes)
+}
+
+/// Writes `bytes` to the new file `temp` beside `real` and renames it
+/// over `real`, removing `temp` on any failure.
+fn replace(real: PathBuf, temp: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
+    let folder = folder_of(&real);
+    let old_mode = fs::metadata(&real).ok().map(|m| m.permissions().mode());
     let result = (|| {
         let mut options = OpenOptions::new();
         options.write(true).create_new(true);
         // Never more open than the old file while the bytes go in.
         options.mode(old_mode.map_or(0o666, |m| m & 0o777));
-        let mut f = options.open(&temp)?;
+        let mut f = options.open(temp)?;
         if let Some(mode) = old_mode {
             f.set_permissions(fs::Permissions::from_mode(mode & 0o7777))?;
         }
@@ -89,7 +112,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
         f.flush()?;
         f.sync_all()?;
         drop(f);
-        fs::rename(&temp, &real)?;
+        fs::rename(temp, &real)?;
         // The rename is durable once the folder is synced. Some file
         // systems cannot sync a folder; the rename has happened anyway.
         if let Ok(d) = File::open(folder) {
@@ -100,7 +123,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
     match result {
         Ok(()) => Ok(real),
         Err(e) => {
-            let _ = fs::remove_file(&temp);
+            let _ = fs::remove_file(temp);
             Err(e)
         }
     }

@@ -18,15 +18,18 @@
 //! Reading without changing takes no lock: the rename makes every read see
 //! a whole file.
 //!
-//! The writing itself is [`crate::files::write_atomic`]: the file keeps its
-//! permissions, and a game file reached through a symbolic link is
+//! The writing itself is [`crate::files::write_atomic_locked`] (every
+//! writer of a game file holds its lock; [`write_game`]): the file keeps
+//! its permissions, and a game file reached through a symbolic link is
 //! replaced where the link points (the lock too is taken on the real
-//! file), so the link and its target stay one game.
+//! file), so the link and its target stay one game. Its temporary file has
+//! one name, so a killed writer's is replaced by the next write, and no
+//! write lists the folder.
 
 use super::clock::Clock;
 use super::state::{Game, MoveReport};
 use super::GameError;
-use crate::files::{folder_of, real_path, temp_prefix};
+use crate::files::real_path;
 use crate::limits::{exceeds, MAX_STATE_BYTES};
 use std::fs::{self, File, OpenOptions};
 use std::io::Read;
@@ -87,26 +90,17 @@ pub fn lock(path: &Path) -> Result<Lock, GameError> {
     Ok(Lock { _file: file })
 }
 
-/// Removes temporary files that a killed writer left. Only called under
-/// the lock, when no other writer of this file can be mid-write.
-fn remove_stale_temps(path: &Path) {
-    let real = real_path(path).unwrap_or_else(|_| path.to_path_buf());
-    let path = real.as_path();
-    let prefix = temp_prefix(path);
-    if let Ok(dir) = fs::read_dir(folder_of(path)) {
-        for entry in dir.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with(&prefix) && name.ends_with(".tmp") {
-                let _ = fs::remove_file(entry.path());
-            }
-        }
-    }
-}
-
 /// Replaces `path` with `bytes` atomically ([`crate::files::write_atomic`]).
-/// The caller holds the lock.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), GameError> {
     crate::files::write_atomic(path, bytes)
+        .map(|_| ())
+        .map_err(|e| GameError::io(path, e))
+}
+
+/// Replaces the game file `path` with `bytes` atomically, the caller
+/// holding its lock ([`lock`]; [`crate::files::write_atomic_locked`]).
+pub fn write_game(path: &Path, bytes: &[u8]) -> Result<(), GameError> {
+    crate::files::write_atomic_locked(path, bytes)
         .map(|_| ())
         .map_err(|e| GameError::io(path, e))
 }
@@ -120,8 +114,7 @@ pub fn create(path: &Path, game: &Game) -> Result<(), GameError> {
             path.display()
         )));
     }
-    remove_stale_temps(path);
-    write_atomic(path, game.to_json().as_bytes())
+    write_game(path, game.to_json().as_bytes())
 }
 
 /// Changes a game under its lock: reads and checks it, applies `change`,
@@ -133,8 +126,7 @@ pub fn update<T>(
     let _lock = lock(path)?;
     let mut game = load(path)?;
     let out = change(&mut game)?;
-    remove_stale_temps(path);
-    write_atomic(path, game.to_json().as_bytes())?;
+    write_game(path, game.to_json().as_bytes())?;
     Ok((game, out))
 }
 
@@ -185,10 +177,17 @@ mod tests {
         let (g, r) = apply_move(&path, "d3", None, &clock).unwrap();
         assert_eq!(r.canonical, "d3");
         assert_eq!(load(&path).unwrap().to_json(), g.to_json());
-        // A leftover from a killed writer is cleared by the next write.
-        fs::write(dir.join(".g.json.999.0.tmp"), "partial").unwrap();
+        // A leftover from a killed writer is replaced by the next write,
+        // which leaves no temporary file.
+        fs::write(dir.join(".g.json.tmp"), "partial").unwrap();
         apply_move(&path, "a3", None, &clock).unwrap();
-        assert!(!dir.join(".g.json.999.0.tmp").exists());
+        assert!(!dir.join(".g.json.tmp").exists());
+        assert_eq!(load(&path).unwrap().moves().len(), 2);
+        let names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
         assert!(lock_path(&path).ends_with("g.json.lock"));
         fs::remove_dir_all(&dir).unwrap();
     }

@@ -143,7 +143,7 @@ pub fn mail_game(
         });
     };
     let delivery = send(config, &message, &default_outbox(path))?;
-    store::write_atomic(path, next.to_json().as_bytes())?;
+    store::write_game(path, next.to_json().as_bytes())?;
     Ok(Outcome::Sent {
         message_id: record.message_id,
         to: record.to,

@@ -33,7 +33,7 @@ use super::letter::{self, epoch, Letter};
 use super::token::{self, Address};
 use super::{hash16, spool, Referee, RefereeError};
 use crate::color::Color;
-use crate::game::store::write_atomic;
+use crate::game::store::{write_atomic, write_game};
 use crate::game::Game;
 use chrono::{DateTime, Utc};
 use std::fs;
@@ -435,7 +435,7 @@ impl Ctx<'_> {
             letter::record(self.r, &self.gid, &mut game, l, first_act);
         }
         fail_at("after-prepare")?;
-        write_atomic(self.path, game.to_json().as_bytes())?;
+        write_game(self.path, game.to_json().as_bytes())?;
         fail_at("after-commit")?;
         spool::release(self.r, via)?;
         Ok(Outcome::Applied {

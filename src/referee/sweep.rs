@@ -12,7 +12,7 @@ use super::letter::{self, epoch, Letter};
 use super::{hash16, spool, Referee, RefereeError};
 use crate::color::Color;
 use crate::game::clock::format_time;
-use crate::game::store::write_atomic;
+use crate::game::store::write_game;
 use crate::game::Claim;
 use chrono::{DateTime, Duration, Utc};
 use std::time::Duration as StdDuration;
@@ -108,7 +108,7 @@ pub fn sweep(r: &Referee, now: DateTime<Utc>) -> Result<Swept, RefereeError> {
             for l in &letters {
                 letter::record(r, gid, &mut game, l, first_act);
             }
-            write_atomic(&path, game.to_json().as_bytes())?;
+            write_game(&path, game.to_json().as_bytes())?;
             spool::release(r, &via)?;
             out.forfeits.push(gid.clone());
         }
