@@ -14,13 +14,15 @@
 //! - [`notices`]: the acts in order, who hears of each, the game id and
 //!   the record of the notices mailed.
 //! - [`address`]: the one check of player names and mail addresses.
-//! - [`positions`]: the start and the position after each move, some
+//! - `ending`: the game's own endings and the counting of repetitions.
+//! - `positions`: the start and the position after each move, some
 //!   replayed from the moves when asked for.
 //! - [`pgn`]: the game as a record (PGN), for `verify`, `convert`, `show`.
 
 pub mod acts;
 pub mod address;
 pub mod clock;
+mod ending;
 pub mod file;
 pub mod notices;
 pub mod pgn;

@@ -11,7 +11,7 @@
 //! boards rather than 301, and loading one (each `postal move`) touches
 //! that much less memory. In the other variants every position is kept.
 
-use super::state::clock_bounds_repetitions;
+use super::ending::clock_bounds_repetitions;
 use crate::color::Color;
 use crate::mv::Move;
 use crate::position::Position;

@@ -16,28 +16,24 @@
 //! against oneself, any act after the game has ended.
 
 use super::clock::{TimeControl, Turn};
+use super::ending::{clock_bounds_repetitions, ending_after, ending_with, Occurrences};
 use super::file::{check_format, check_format_name, json_error, top_is_object, Head};
 use super::notices::new_game_id;
 use super::positions::Positions;
 use super::GameError;
-use crate::board::Board;
 use crate::color::Color;
 use crate::limits::{exceeds, MAX_PLIES};
 use crate::mv::Move;
 use crate::notation::dialect;
-use crate::notation::plain::{plain_san, write_plain};
-use crate::piece::Role;
-use crate::position::Castling;
+use crate::notation::plain::{find_plain, plain_san, write_plain};
 use crate::position::{GameResult, Outcome, Position};
-use crate::square::Square;
-use crate::variant::chess::bits::{self, Bits, Found};
-use crate::variant::Extra;
+use crate::variant::chess::bits::{Bits, Found};
 use crate::variant::Variant;
 use chrono::{DateTime, Utc};
-use std::collections::HashMap;
 
 // The paths `game::state::{Players, Act, Proposal, ...}` stay valid.
 pub use super::acts::{MoveReport, Proposal};
+pub use super::ending::{automatic_ending, repetitions};
 pub use super::file::{Act, Claim, Ending, Event, GameFile, MoveRecord, Player, Players, FORMAT};
 
 /// A game: a checked [`GameFile`] and its positions.
@@ -47,134 +43,6 @@ pub struct Game {
     pub(super) variant: Variant,
     /// The start and the position after each move: `moves.len() + 1`.
     pub(super) positions: Positions,
-}
-
-/// The game-level ending of the position after `positions` (the start
-/// first, the current last): what the position decides, then the
-/// variant's history rule (KR-10), then fivefold repetition and the
-/// seventy-five-move rule (FI-5, in every variant: a board that grows,
-/// as in Building Chess, simply never repeats).
-pub fn automatic_ending(positions: &[Position]) -> Option<Outcome> {
-    ending_with(positions, repetitions(positions))
-}
-
-/// [`automatic_ending`] with the occurrences of the last position already
-/// counted (a file's loading counts them as it goes).
-fn ending_with(positions: &[Position], repeats: usize) -> Option<Outcome> {
-    let cur = positions.last()?;
-    ending_after(positions, repeats, cur.outcome())
-}
-
-/// [`ending_with`] once the position's own ending, `own`, is known (for
-/// a position in which a legal move has been found, the cheaper
-/// [`Rules::outcome_with_move`](crate::variant::Rules::outcome_with_move)).
-fn ending_after(positions: &[Position], repeats: usize, own: Option<Outcome>) -> Option<Outcome> {
-    let cur = positions.last()?;
-    if own.is_some() {
-        return own;
-    }
-    if let Some(o) = cur.variant.rules().history_outcome(positions) {
-        return Some(o);
-    }
-    if repeats >= 5 {
-        return Some(Outcome::new(
-            GameResult::Draw,
-            "fivefold repetition",
-            "FI-5",
-        ));
-    }
-    cur.seventy_five_moves("FI-5")
-}
-
-/// Whether a position can recur only among the positions since the last
-/// reset of the halfmove clock. True for FIDE's rules (chess, Gardner's
-/// minichess): the clock is reset by a capture, which lowers the
-/// material for good, and by a pawn move, which no move undoes (pawns go
-/// forward only), so no position before the reset equals one after it.
-/// Not so in the other variants (Kristensen's pawns step back, Corral's
-/// prison returns pieces, ...): they count over the whole game.
-pub(super) fn clock_bounds_repetitions(variant: Variant) -> bool {
-    matches!(variant, Variant::Chess | Variant::Gardner)
-}
-
-/// How often the last position has occurred (itself included): by
-/// comparison ([`Position::repeats`]) with the positions that can equal
-/// it, in FIDE's rules those since the last capture or pawn move with
-/// the same side to move (see [`clock_bounds_repetitions`]), else all.
-pub fn repetitions(positions: &[Position]) -> usize {
-    let Some(cur) = positions.last() else {
-        return 0;
-    };
-    if clock_bounds_repetitions(cur.variant) {
-        // The last one itself counted, not compared (a whole board).
-        1 + window(positions).skip(1).filter(|p| p.repeats(cur)).count()
-    } else {
-        positions.iter().filter(|p| p.repeats(cur)).count()
-    }
-}
-
-/// The positions that can equal the last one where the halfmove clock
-/// bounds repetitions ([`clock_bounds_repetitions`]): those after the
-/// last reset (the clock counts the plies since it; a start position's
-/// clock may count plies played before the start, hence the bound) with
-/// the same side to move, which alternates with every ply. The last one
-/// itself included.
-fn window(positions: &[Position]) -> impl Iterator<Item = &Position> {
-    let last = positions.len().saturating_sub(1);
-    let back = positions.last().map_or(0, |p| p.halfmove as usize);
-    positions[last - back.min(last)..].iter().rev().step_by(2)
-}
-
-type RepetitionKey = (Board, Color, Castling, Option<Square>, Extra);
-
-/// The occurrences of the last position, counted as a file is replayed:
-/// by [`repetitions`] where the halfmove clock bounds the positions to
-/// compare (a few dozen at most), else by a table of every position seen,
-/// so that a long game of another variant stays linear.
-enum Occurrences {
-    Window,
-    Seen(HashMap<RepetitionKey, usize>),
-}
-
-impl Occurrences {
-    fn new(variant: Variant) -> Occurrences {
-        if clock_bounds_repetitions(variant) {
-            Occurrences::Window
-        } else {
-            Occurrences::Seen(HashMap::new())
-        }
-    }
-
-    /// Counts the last of `positions`, just added (by `last`, when it was
-    /// made by a move); returns its occurrences.
-    fn count(&mut self, positions: &[Position], last: Option<&Move>) -> usize {
-        match self {
-            Occurrences::Window => match last {
-                Some(Move::Piece(m)) => {
-                    // An earlier position can equal this one only where
-                    // the piece just moved stands as now, on both the
-                    // squares it left and reached: two cells to look at
-                    // before comparing whole positions.
-                    let cur = positions.last().expect("a position was added");
-                    let same = |p: &Position| {
-                        p.board.get(m.to) == cur.board.get(m.to)
-                            && p.board.get(m.from) == cur.board.get(m.from)
-                            && p.repeats(cur)
-                    };
-                    1 + window(positions).skip(1).filter(|p| same(p)).count()
-                }
-                _ => repetitions(positions),
-            },
-            Occurrences::Seen(seen) => {
-                let Some(pos) = positions.last() else {
-                    return 0;
-                };
-                let n = seen.entry(pos.repetition_key()).or_insert(0);
-                *n += 1;
-                *n
-            }
-        }
-    }
 }
 
 /// Is `recorded` the text `text` followed by the check mark `mark` (the
@@ -211,17 +79,7 @@ fn plain_ply(b: &Bits, m: &MoveRecord, repeats: usize, text: &mut String) -> Opt
         return None;
     }
     let san = plain_san(canonical).filter(|s| s.glyph.is_none())?;
-    let found = match san.castle {
-        Some(long) => b.castle(long),
-        None => b.find(
-            san.role.unwrap_or(Role::Pawn),
-            bits::index(san.to)?,
-            san.from_file,
-            san.from_rank,
-            san.promotion,
-        ),
-    };
-    let Found::One(bm, after) = found else {
+    let Found::One(bm, after) = find_plain(b, &san) else {
         return None;
     };
     text.clear();
@@ -531,7 +389,7 @@ impl Game {
 
     /// The start and the position after each move. In chess and
     /// Gardner's minichess the earlier ones are replayed when first asked
-    /// for (see [`super::positions`]): where the side to move or the move
+    /// for (see `game/positions.rs`): where the side to move or the move
     /// number does, [`Game::turn_at`] and [`Game::numbered_move`] do not.
     pub fn positions(&self) -> &[Position] {
         self.positions.all()

@@ -5,7 +5,7 @@
 use super::san::{CheckMark, MoveText, ParsedMove, PieceText};
 use crate::piece::Role;
 use crate::square::Square;
-use crate::variant::chess::bits::{square, BitMove, Bits, Found, Kind};
+use crate::variant::chess::bits::{self, square, BitMove, Bits, Found, Kind};
 use std::fmt::Write;
 
 /// A plain SAN text as values, without allocating: what [`plain_san`]
@@ -147,6 +147,40 @@ pub fn plain_san(text: &str) -> Option<PlainSan> {
     Some(p)
 }
 
+/// The legal moves of `b` a plain SAN text names ([`Bits::find`], or
+/// [`Bits::castle`]). A pawn's move written with both coordinates
+/// (`e2e4`) is a coordinate move, which the generic path reads and notes:
+/// none here.
+pub fn find_plain(b: &Bits, san: &PlainSan) -> Found {
+    if let Some(long) = san.castle {
+        return b.castle(long);
+    }
+    if san.role.is_none() && san.from_file.is_some() && san.from_rank.is_some() {
+        return Found::None;
+    }
+    match bits::index(san.to) {
+        Some(to) => b.find(
+            san.role.unwrap_or(Role::Pawn),
+            to,
+            san.from_file,
+            san.from_rank,
+            san.promotion,
+        ),
+        None => Found::None,
+    }
+}
+
+/// The check mark a move leading to `after` earns: check, mate or none.
+pub fn mark_after(after: &Bits) -> Option<CheckMark> {
+    if !after.in_check() {
+        None
+    } else if after.has_legal_move() {
+        Some(CheckMark::Check)
+    } else {
+        Some(CheckMark::Mate)
+    }
+}
+
 /// The canonical text of `m`, played in `b` to reach `after`, check mark
 /// included, written on the bitboards: what [`super::san::write_move`]
 /// writes for the move in chess and Gardner's minichess (a test compares
@@ -188,8 +222,10 @@ pub fn write_plain(b: &Bits, m: &BitMove, after: &Bits, alone: bool, out: &mut S
             out.push(p.char());
         }
     }
-    if after.in_check() {
-        out.push(if after.has_legal_move() { '+' } else { '#' });
+    match mark_after(after) {
+        Some(CheckMark::Check) => out.push('+'),
+        Some(CheckMark::Mate) => out.push('#'),
+        None => {}
     }
 }
 

@@ -17,10 +17,8 @@ use super::lexer::glyph_nag;
 use super::line::Current;
 use crate::color::Color;
 use crate::mv::Move;
-use crate::notation::plain::plain_san;
-use crate::notation::san::CheckMark;
-use crate::piece::Role;
-use crate::variant::chess::bits::{self, Bits, Found};
+use crate::notation::plain::{find_plain, mark_after, plain_san};
+use crate::variant::chess::bits::{Bits, Found};
 use crate::variant::Variant;
 
 impl Current {
@@ -49,25 +47,7 @@ impl Current {
         let Some(san) = plain_san(text) else {
             return false;
         };
-        let found = match san.castle {
-            Some(long) => board.castle(long),
-            // Two squares without a letter: a coordinate move, noted once
-            // by the generic path.
-            None if san.role.is_none() && san.from_file.is_some() && san.from_rank.is_some() => {
-                return false
-            }
-            None => match bits::index(san.to) {
-                Some(to) => board.find(
-                    san.role.unwrap_or(Role::Pawn),
-                    to,
-                    san.from_file,
-                    san.from_rank,
-                    san.promotion,
-                ),
-                None => return false,
-            },
-        };
-        let Found::One(m, after) = found else {
+        let Found::One(m, after) = find_plain(&board, &san) else {
             return false;
         };
         // The game over before the move (FI-5, GA-4: seventy-five moves, a
@@ -76,13 +56,7 @@ impl Current {
         if board.halfmove >= 150 || board.is_dead() {
             return false;
         }
-        let mark = if !after.in_check() {
-            None
-        } else if after.has_legal_move() {
-            Some(CheckMark::Check)
-        } else {
-            Some(CheckMark::Mate)
-        };
+        let mark = mark_after(&after);
         if mark != san.check {
             return false;
         }

@@ -5,7 +5,7 @@
 use super::*;
 use crate::game::clock::parse_time;
 use crate::notation::san::write_long;
-use crate::variant::chess::bits::tests::Rng;
+use crate::variant::chess::bits::{self, tests::Rng};
 
 fn t(minute: usize) -> DateTime<Utc> {
     parse_time("2025-01-01T00:00:00Z").unwrap() + chrono::Duration::minutes(minute as i64)

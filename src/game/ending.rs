@@ -1,0 +1,146 @@
+//! The game's own endings (what the position decides, the variant's
+//! history rule, fivefold repetition, seventy-five moves) and the counting
+//! of repetitions they need, for [`super::state::Game`]: at its loading,
+//! which counts as it replays ([`Occurrences`]), and after each act.
+
+use crate::board::Board;
+use crate::color::Color;
+use crate::mv::Move;
+use crate::position::Castling;
+use crate::position::{GameResult, Outcome, Position};
+use crate::square::Square;
+use crate::variant::Extra;
+use crate::variant::Variant;
+use std::collections::HashMap;
+
+/// The game-level ending of the position after `positions` (the start
+/// first, the current last): what the position decides, then the
+/// variant's history rule (KR-10), then fivefold repetition and the
+/// seventy-five-move rule (FI-5, in every variant: a board that grows,
+/// as in Building Chess, simply never repeats).
+pub fn automatic_ending(positions: &[Position]) -> Option<Outcome> {
+    ending_with(positions, repetitions(positions))
+}
+
+/// [`automatic_ending`] with the occurrences of the last position already
+/// counted (a file's loading counts them as it goes).
+pub(super) fn ending_with(positions: &[Position], repeats: usize) -> Option<Outcome> {
+    let cur = positions.last()?;
+    ending_after(positions, repeats, cur.outcome())
+}
+
+/// [`ending_with`] once the position's own ending, `own`, is known (for
+/// a position in which a legal move has been found, the cheaper
+/// [`Rules::outcome_with_move`](crate::variant::Rules::outcome_with_move)).
+pub(super) fn ending_after(
+    positions: &[Position],
+    repeats: usize,
+    own: Option<Outcome>,
+) -> Option<Outcome> {
+    let cur = positions.last()?;
+    if own.is_some() {
+        return own;
+    }
+    if let Some(o) = cur.variant.rules().history_outcome(positions) {
+        return Some(o);
+    }
+    if repeats >= 5 {
+        return Some(Outcome::new(
+            GameResult::Draw,
+            "fivefold repetition",
+            "FI-5",
+        ));
+    }
+    cur.seventy_five_moves("FI-5")
+}
+
+/// Whether a position can recur only among the positions since the last
+/// reset of the halfmove clock. True for FIDE's rules (chess, Gardner's
+/// minichess): the clock is reset by a capture, which lowers the
+/// material for good, and by a pawn move, which no move undoes (pawns go
+/// forward only), so no position before the reset equals one after it.
+/// Not so in the other variants (Kristensen's pawns step back, Corral's
+/// prison returns pieces, ...): they count over the whole game.
+pub(super) fn clock_bounds_repetitions(variant: Variant) -> bool {
+    matches!(variant, Variant::Chess | Variant::Gardner)
+}
+
+/// How often the last position has occurred (itself included): by
+/// comparison ([`Position::repeats`]) with the positions that can equal
+/// it, in FIDE's rules those since the last capture or pawn move with
+/// the same side to move (see [`clock_bounds_repetitions`]), else all.
+pub fn repetitions(positions: &[Position]) -> usize {
+    let Some(cur) = positions.last() else {
+        return 0;
+    };
+    if clock_bounds_repetitions(cur.variant) {
+        // The last one itself counted, not compared (a whole board).
+        1 + window(positions).skip(1).filter(|p| p.repeats(cur)).count()
+    } else {
+        positions.iter().filter(|p| p.repeats(cur)).count()
+    }
+}
+
+/// The positions that can equal the last one where the halfmove clock
+/// bounds repetitions ([`clock_bounds_repetitions`]): those after the
+/// last reset (the clock counts the plies since it; a start position's
+/// clock may count plies played before the start, hence the bound) with
+/// the same side to move, which alternates with every ply. The last one
+/// itself included.
+fn window(positions: &[Position]) -> impl Iterator<Item = &Position> {
+    let last = positions.len().saturating_sub(1);
+    let back = positions.last().map_or(0, |p| p.halfmove as usize);
+    positions[last - back.min(last)..].iter().rev().step_by(2)
+}
+
+type RepetitionKey = (Board, Color, Castling, Option<Square>, Extra);
+
+/// The occurrences of the last position, counted as a file is replayed:
+/// by [`repetitions`] where the halfmove clock bounds the positions to
+/// compare (a few dozen at most), else by a table of every position seen,
+/// so that a long game of another variant stays linear.
+pub(super) enum Occurrences {
+    Window,
+    Seen(HashMap<RepetitionKey, usize>),
+}
+
+impl Occurrences {
+    pub(super) fn new(variant: Variant) -> Occurrences {
+        if clock_bounds_repetitions(variant) {
+            Occurrences::Window
+        } else {
+            Occurrences::Seen(HashMap::new())
+        }
+    }
+
+    /// Counts the last of `positions`, just added (by `last`, when it was
+    /// made by a move); returns its occurrences.
+    pub(super) fn count(&mut self, positions: &[Position], last: Option<&Move>) -> usize {
+        match self {
+            Occurrences::Window => match last {
+                Some(Move::Piece(m)) => {
+                    // An earlier position can equal this one only where
+                    // the piece just moved stands as now, on both the
+                    // squares it left and reached: two cells to look at
+                    // before comparing whole positions.
+                    let cur = positions.last().expect("a position was added");
+                    let same = |p: &Position| {
+                        p.board.get(m.to) == cur.board.get(m.to)
+                            && p.board.get(m.from) == cur.board.get(m.from)
+                            && p.repeats(cur)
+                    };
+                    1 + window(positions).skip(1).filter(|p| same(p)).count()
+                }
+                _ => repetitions(positions),
+            },
+            Occurrences::Seen(seen) => {
+                let Some(pos) = positions.last() else {
+                    return 0;
+                };
+                let n = seen.entry(pos.repetition_key()).or_insert(0);
+                *n += 1;
+                *n
+            }
+        }
+    }
+}
