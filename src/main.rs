@@ -24,7 +24,15 @@ extern "C" fn main(_argc: c_int, _argv: *const *const c_char) -> c_int {
         standard_streams_open();
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
-    match std::panic::catch_unwind(postal::cli::main_code) {
+    match std::panic::catch_unwind(|| {
+        // A test build can be made to panic, so that `tests/binary.rs`
+        // sees a panic unwind in the binary as linked (`build.rs`).
+        #[cfg(debug_assertions)]
+        if std::env::var_os("POSTAL_TEST_PANIC").is_some() {
+            panic!("POSTAL_TEST_PANIC is set");
+        }
+        postal::cli::main_code()
+    }) {
         Ok(code) => c_int::from(code),
         Err(_) => 101,
     }
@@ -46,5 +54,55 @@ unsafe fn standard_streams_open() {
         if p.revents & libc::POLLNVAL != 0 {
             libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
         }
+    }
+}
+
+/// The C math functions that the diagram renderer's dependencies call
+/// (resvg, tiny-skia and usvg, for arcs, rotations and gradients), defined
+/// in the binary from the `libm` crate. Without them the binary needs the
+/// shared `libm.so.6` for these fourteen functions, and loading a shared
+/// library costs every run of postal about a seventh of a millisecond of
+/// CPU (`postal move` that fails at once: see `build.rs` for the other
+/// library). The linker keeps a shared library only when something is
+/// left for it to define; `tests/cli.rs` checks that the binary needs none
+/// but libc. The functions are musl's, within an ulp of glibc's, and
+/// `tests/render.rs` checks the rendered diagrams against committed ones.
+#[cfg(not(test))]
+mod math {
+    macro_rules! unary {
+        ($($name:ident: $t:ty),* $(,)?) => {$(
+            #[no_mangle]
+            extern "C" fn $name(x: $t) -> $t {
+                libm::$name(x)
+            }
+        )*};
+    }
+    macro_rules! binary {
+        ($($name:ident: $t:ty),* $(,)?) => {$(
+            #[no_mangle]
+            extern "C" fn $name(x: $t, y: $t) -> $t {
+                libm::$name(x, y)
+            }
+        )*};
+    }
+    unary!(acos: f64, acosf: f32, cos: f64, cosf: f32, log2: f64, tan: f64, tanf: f32);
+    binary!(atan2: f64, atan2f: f32, hypotf: f32, pow: f64, powf: f32);
+
+    /// # Safety
+    /// `s` and `c` point to writable values, as C's `sincos` requires.
+    #[no_mangle]
+    unsafe extern "C" fn sincos(x: f64, s: *mut f64, c: *mut f64) {
+        let (sin, cos) = libm::sincos(x);
+        *s = sin;
+        *c = cos;
+    }
+
+    /// # Safety
+    /// As [`sincos`].
+    #[no_mangle]
+    unsafe extern "C" fn sincosf(x: f32, s: *mut f32, c: *mut f32) {
+        let (sin, cos) = libm::sincosf(x);
+        *s = sin;
+        *c = cos;
     }
 }

@@ -1,0 +1,57 @@
+//! The binary as linked (`build.rs`, `src/main.rs`): the shared libraries
+//! it needs, and a panic unwinding through the unwinder linked into it.
+
+use std::process::Command;
+
+/// The shared libraries the binary names (`DT_NEEDED`), by `readelf`.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn needed() -> Vec<String> {
+    let out = Command::new("readelf")
+        .args(["-d", env!("CARGO_BIN_EXE_postal")])
+        .output()
+        .expect("readelf (binutils, which the C compiler that links postal comes with)");
+    assert!(out.status.success(), "readelf failed");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains("(NEEDED)"))
+        .filter_map(|l| Some(l.split('[').nth(1)?.trim_end_matches(']').to_string()))
+        .collect()
+}
+
+/// Each shared library costs every start of the binary its loading (about
+/// a seventh of a millisecond on the machine `build.rs` was measured on):
+/// the unwinder is linked in, and the math functions are the binary's own.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn the_binary_needs_only_libc() {
+    let needed = needed();
+    assert!(needed.iter().any(|l| l == "libc.so.6"), "{needed:?}");
+    let others: Vec<_> = needed
+        .iter()
+        .filter(|l| *l != "libc.so.6" && !l.starts_with("ld-linux"))
+        .collect();
+    assert!(
+        others.is_empty(),
+        "the binary needs {others:?} too: a dependency calls a function \
+         that src/main.rs's math does not define, or build.rs did not link \
+         the unwinder"
+    );
+}
+
+/// A panic in the binary unwinds to `main`'s `catch_unwind` and exits
+/// with std's code for it, 101, after std's message. The trigger exists in
+/// test builds only (`src/main.rs`).
+#[cfg(debug_assertions)]
+#[test]
+fn a_panic_unwinds_and_exits_101() {
+    let out = Command::new(env!("CARGO_BIN_EXE_postal"))
+        .arg("variants")
+        .env("POSTAL_TEST_PANIC", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(101), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("POSTAL_TEST_PANIC is set"), "{err}");
+    assert!(out.stdout.is_empty());
+}
