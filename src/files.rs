@@ -24,6 +24,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// link's target does not exist yet: the target is then created). A path
 /// that is not a link is returned as it is.
 pub fn real_path(path: &Path) -> io::Result<PathBuf> {
+    real_path_and_mode(path).map(|(real, _)| real)
+}
+
+/// [`real_path`], with the permission bits of the file there when it
+/// exists (read by the same `lstat` that found it is no link).
+fn real_path_and_mode(path: &Path) -> io::Result<(PathBuf, Option<u32>)> {
     let mut current = path.to_path_buf();
     // As the kernel does (ELOOP), give up on a loop after 40 links.
     for _ in 0..40 {
@@ -36,7 +42,10 @@ pub fn real_path(path: &Path) -> io::Result<PathBuf> {
                     folder_of(&current).join(target)
                 };
             }
-            _ => return Ok(current),
+            found => {
+                let mode = found.ok().map(|m| m.permissions().mode());
+                return Ok((current, mode));
+            }
         }
     }
     Err(io::Error::other(format!(
@@ -68,14 +77,14 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 /// Replaces (or creates) `path` with `bytes` atomically, as described in
 /// the module documentation. Returns the real file written.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
-    let real = real_path(path)?;
+    let (real, mode) = real_path_and_mode(path)?;
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let temp = folder_of(&real).join(format!(
         "{}{}.{n}.tmp",
         temp_prefix(&real),
         std::process::id()
     ));
-    replace(real, &temp, bytes)
+    replace(real, mode, &temp, bytes)
 }
 
 /// [`write_atomic`] for a writer that holds the file's lock, as every
@@ -83,28 +92,33 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
 /// be mid-write, so the temporary file has one name, `.NAME.tmp`, and one
 /// that a killed writer left is simply removed first. Nothing else need
 /// look for leftovers (listing a folder of 10,000 games cost each move
-/// some 7 ms).
+/// some 7 ms), and it is removed only when it is there (the file is
+/// created as new, and removed and created again if that fails).
 pub fn write_atomic_locked(path: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
-    let real = real_path(path)?;
+    let (real, mode) = real_path_and_mode(path)?;
     let temp = folder_of(&real).join(format!("{}tmp", temp_prefix(&real)));
-    match fs::remove_file(&temp) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-        _ => {}
-    }
-    replace(real, &temp, bytes)
+    replace(real, mode, &temp, bytes)
 }
 
-/// Writes `bytes` to the new file `temp` beside `real` and renames it
-/// over `real`, removing `temp` on any failure.
-fn replace(real: PathBuf, temp: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
+/// Writes `bytes` to the new file `temp` beside `real` (whose permission
+/// bits are `old_mode` when it exists) and renames it over `real`,
+/// removing `temp` on any failure. A file already at `temp` is a killed
+/// writer's: only the lock's holder writes `.NAME.tmp`, and only this
+/// process, whose id is in it, writes `.NAME.PID.N.tmp`.
+fn replace(real: PathBuf, old_mode: Option<u32>, temp: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
     let folder = folder_of(&real);
-    let old_mode = fs::metadata(&real).ok().map(|m| m.permissions().mode());
     let result = (|| {
         let mut options = OpenOptions::new();
         options.write(true).create_new(true);
         // Never more open than the old file while the bytes go in.
         options.mode(old_mode.map_or(0o666, |m| m & 0o777));
-        let mut f = options.open(temp)?;
+        let mut f = match options.open(temp) {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                fs::remove_file(temp)?;
+                options.open(temp)?
+            }
+            opened => opened?,
+        };
         if let Some(mode) = old_mode {
             f.set_permissions(fs::Permissions::from_mode(mode & 0o7777))?;
         }
@@ -170,6 +184,35 @@ mod tests {
         // Nothing left behind.
         let names: Vec<_> = fs::read_dir(&d).unwrap().flatten().collect();
         assert_eq!(names.len(), 2);
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    /// What a killed writer left at `.NAME.tmp` is replaced, and a link
+    /// there is removed, never written through.
+    #[test]
+    fn a_leftover_temporary_is_replaced_not_followed() {
+        let d = dir("leftover");
+        let game = d.join("g.json");
+        fs::write(&game, "old").unwrap();
+        fs::set_permissions(&game, fs::Permissions::from_mode(0o640)).unwrap();
+        let temp = d.join(".g.json.tmp");
+        fs::write(&temp, "half a file").unwrap();
+        assert_eq!(write_atomic_locked(&game, b"new").unwrap(), game);
+        assert_eq!(fs::read(&game).unwrap(), b"new");
+        let mode = fs::metadata(&game).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+        assert!(!temp.exists());
+        let victim = d.join("victim");
+        fs::write(&victim, "keep").unwrap();
+        std::os::unix::fs::symlink(&victim, &temp).unwrap();
+        write_atomic_locked(&game, b"newer").unwrap();
+        assert_eq!(fs::read(&game).unwrap(), b"newer");
+        assert_eq!(fs::read(&victim).unwrap(), b"keep");
+        assert!(fs::symlink_metadata(&temp).is_err());
+        // A first save creates the file with the default permissions.
+        let fresh = d.join("fresh.json");
+        write_atomic_locked(&fresh, b"x").unwrap();
+        assert_eq!(fs::read(&fresh).unwrap(), b"x");
         fs::remove_dir_all(&d).unwrap();
     }
 

@@ -370,7 +370,7 @@ pub struct GameFile {
     /// for files without one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "moves_with_room")]
     pub moves: Vec<MoveRecord>,
     #[serde(default)]
     pub events: Vec<Event>,
@@ -385,6 +385,55 @@ pub struct GameFile {
     /// save as it was read (written only when not empty).
     #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
     pub extensions: serde_json::Map<String, serde_json::Value>,
+}
+
+thread_local! {
+    /// Room for the moves of the file being read ([`read_game_file`]).
+    static MOVES_ROOM: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The fewest bytes a move takes in a state file, written compactly:
+/// `{"played":"a","canonical":"a","time":"2025-03-01T09:00:00Z"}`.
+const MIN_MOVE_BYTES: usize = 59;
+
+/// Reads a state file's text as a [`GameFile`], its moves read into a
+/// vector with room for as many as the text can hold (at most
+/// [`MAX_PLIES`](crate::limits::MAX_PLIES) and one) rather than grown by
+/// doubling: JSON does not say how long an array is, and a 300-ply game's
+/// moves were otherwise copied eight times as they were read, touching
+/// twice the memory. Room not filled is never touched, so it costs
+/// nothing but address space.
+pub(super) fn read_game_file(text: &str) -> serde_json::Result<GameFile> {
+    let room = (text.len() / MIN_MOVE_BYTES).min(crate::limits::MAX_PLIES + 1);
+    MOVES_ROOM.with(|r| r.set(room));
+    let file = serde_json::from_str(text);
+    MOVES_ROOM.with(|r| r.set(0));
+    file
+}
+
+/// The moves, as serde reads a vector (the same errors), into the room
+/// [`read_game_file`] gives.
+fn moves_with_room<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<MoveRecord>, D::Error> {
+    struct Moves;
+    impl<'de> serde::de::Visitor<'de> for Moves {
+        type Value = Vec<MoveRecord>;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a sequence")
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut moves = Vec::with_capacity(MOVES_ROOM.with(|r| r.take()));
+            while let Some(m) = seq.next_element()? {
+                moves.push(m);
+            }
+            Ok(moves)
+        }
+    }
+    d.deserialize_seq(Moves)
 }
 
 /// A JSON error with its line and column.

@@ -17,7 +17,9 @@
 
 use super::clock::{TimeControl, Turn};
 use super::ending::{clock_bounds_repetitions, ending_after, ending_with, Occurrences};
-use super::file::{check_format, check_format_name, json_error, top_is_object, Head};
+use super::file::{
+    check_format, check_format_name, json_error, read_game_file, top_is_object, Head,
+};
 use super::notices::new_game_id;
 use super::positions::Positions;
 use super::GameError;
@@ -141,7 +143,7 @@ impl Game {
         // of this major version, before any of its fields. A file that
         // reads as a game file whole (the usual case) is read once, its
         // format checked after; any other is read again for what to say.
-        let file = match serde_json::from_str::<GameFile>(text) {
+        let file = match read_game_file(text) {
             Ok(file) if top_is_object(text) => {
                 check_format_name(&file.format)?;
                 file
