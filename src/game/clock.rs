@@ -54,6 +54,10 @@ pub fn whole_seconds(t: DateTime<Utc>) -> DateTime<Utc> {
 /// Reads an RFC 3339 time (`2025-03-01T09:00:00Z`, any offset) as UTC,
 /// in the years RFC 3339 can write ([`check_year`]).
 pub fn parse_time(text: &str) -> Result<DateTime<Utc>, String> {
+    // The form postal writes, as the state file's reader takes it.
+    if let Some(t) = time::plain_utc(text.trim()) {
+        return Ok(t);
+    }
     let t = DateTime::parse_from_rfc3339(text.trim())
         .map(|t| t.with_timezone(&Utc))
         .map_err(|e| {
