@@ -291,6 +291,7 @@ fn one_move(dir: &Path, postal: &str, base: Option<&str>) {
         "  the first move of a new game (nothing to replay): CPU {:.2} ms",
         ms(opening)
     );
+    let mut cpus = Vec::new();
     for (name, cpu, wall) in runs {
         let (c, w) = (median(cpu), median(wall));
         println!(
@@ -299,7 +300,19 @@ fn one_move(dir: &Path, postal: &str, base: Option<&str>) {
             ms(w),
             w.as_secs_f64() / save.as_secs_f64()
         );
+        cpus.push(c);
     }
+    // The machine's speed drifts from one minute to the next; these
+    // ratios, of figures measured side by side, do not.
+    let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
+    print!(
+        "  this build / the first move of a new game: {:.2}x",
+        ratio(cpus[0], opening)
+    );
+    if let Some(&b) = cpus.get(1) {
+        print!("; base / this build: {:.2}x", ratio(b, cpus[0]));
+    }
+    println!();
 }
 
 fn main() {
