@@ -13,7 +13,7 @@
 //!
 //! Nothing changes when the archive is not found (another C compiler, a
 //! static or non-GNU target): rustc's shared unwinder stays. Panics unwind
-//! the same either way (`tests/cli.rs` runs one through `catch_unwind`).
+//! the same either way (`tests/binary.rs` runs one through `catch_unwind`).
 //! Only the binary is linked so; the test harnesses keep rustc's default.
 
 use std::path::PathBuf;

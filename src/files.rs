@@ -90,10 +90,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
 /// [`write_atomic`] for a writer that holds the file's lock, as every
 /// writer of a game file does (`game::store::lock`): no other writer can
 /// be mid-write, so the temporary file has one name, `.NAME.tmp`, and one
-/// that a killed writer left is simply removed first. Nothing else need
-/// look for leftovers (listing a folder of 10,000 games cost each move
-/// some 7 ms), and it is removed only when it is there (the file is
-/// created as new, and removed and created again if that fails).
+/// that a killed writer left is replaced by the next save (the file is
+/// created as new, and when one is there it is removed and created
+/// again). Nothing else need look for leftovers: listing a folder of
+/// 10,000 games cost each move some 7 ms.
 pub fn write_atomic_locked(path: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
     let (real, mode) = real_path_and_mode(path)?;
     let temp = folder_of(&real).join(format!("{}tmp", temp_prefix(&real)));

@@ -64,9 +64,9 @@ unsafe fn standard_streams_open() {
 /// library costs every run of postal about a seventh of a millisecond of
 /// CPU (`postal move` that fails at once: see `build.rs` for the other
 /// library). The linker keeps a shared library only when something is
-/// left for it to define; `tests/cli.rs` checks that the binary needs none
-/// but libc. The functions are musl's, within an ulp of glibc's, and
-/// `tests/render.rs` checks the rendered diagrams against committed ones.
+/// left for it to define; `tests/binary.rs` checks that the binary needs
+/// none but libc, and that its diagrams are those the library draws with
+/// glibc's functions (these are musl's, within an ulp of glibc's).
 #[cfg(not(test))]
 mod math {
     macro_rules! unary {
