@@ -400,9 +400,9 @@ const MIN_MOVE_BYTES: usize = 59;
 /// vector with room for as many as the text can hold (at most
 /// [`MAX_PLIES`](crate::limits::MAX_PLIES) and one) rather than grown by
 /// doubling: JSON does not say how long an array is, and a 300-ply game's
-/// moves were otherwise copied eight times as they were read, touching
-/// twice the memory. Room not filled is never touched, so it costs
-/// nothing but address space.
+/// moves were otherwise moved to a larger array seven times as they were
+/// read, touching twice the memory. Room not filled is never touched, so
+/// it costs nothing but address space.
 pub(super) fn read_game_file(text: &str) -> serde_json::Result<GameFile> {
     let room = (text.len() / MIN_MOVE_BYTES).min(crate::limits::MAX_PLIES + 1);
     MOVES_ROOM.with(|r| r.set(room));
