@@ -394,7 +394,7 @@ thread_local! {
 
 /// The fewest bytes a move takes in a state file, written compactly:
 /// `{"played":"a","canonical":"a","time":"2025-03-01T09:00:00Z"}`.
-const MIN_MOVE_BYTES: usize = 59;
+const MIN_MOVE_BYTES: usize = 60;
 
 /// Reads a state file's text as a [`GameFile`], its moves read into a
 /// vector with room for as many as the text can hold (at most

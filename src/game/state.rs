@@ -27,7 +27,7 @@ use crate::color::Color;
 use crate::limits::{exceeds, MAX_PLIES};
 use crate::mv::Move;
 use crate::notation::dialect;
-use crate::notation::plain::{find_plain, plain_san, write_plain};
+use crate::notation::plain::{find_plain, over_by_clock_or_material, plain_san, write_plain};
 use crate::position::{GameResult, Outcome, Position};
 use crate::variant::chess::bits::{Bits, Found};
 use crate::variant::Variant;
@@ -73,7 +73,7 @@ pub(super) fn canonical_text(before: &Position, mv: &Move, after: &Position) -> 
 fn plain_ply(b: &Bits, m: &MoveRecord, repeats: usize, text: &mut String) -> Option<(Move, Bits)> {
     // The generic replay's "played after the game had ended": fivefold
     // repetition, seventy-five moves, a dead position (FI-5).
-    if repeats >= 5 || b.halfmove >= 150 || b.is_dead() {
+    if repeats >= 5 || over_by_clock_or_material(b) {
         return None;
     }
     let (played, canonical) = (m.played.as_str(), m.canonical.as_str());

@@ -170,6 +170,14 @@ pub fn find_plain(b: &Bits, san: &PlainSan) -> Found {
     }
 }
 
+/// Whether the game is over in `b` by a rule the position alone decides
+/// and that leaves legal moves: seventy-five moves without capture or pawn
+/// move, or a dead position (FI-5, GA-4). A mate or stalemate has no legal
+/// move to find, and repetitions are the game's to count.
+pub fn over_by_clock_or_material(b: &Bits) -> bool {
+    crate::position::seventy_five_moves(b.halfmove, "FI-5").is_some() || b.is_dead()
+}
+
 /// The check mark a move leading to `after` earns: check, mate or none.
 pub fn mark_after(after: &Bits) -> Option<CheckMark> {
     if !after.in_check() {

@@ -17,7 +17,7 @@ use super::lexer::glyph_nag;
 use super::line::Current;
 use crate::color::Color;
 use crate::mv::Move;
-use crate::notation::plain::{find_plain, mark_after, plain_san};
+use crate::notation::plain::{find_plain, mark_after, over_by_clock_or_material, plain_san};
 use crate::variant::chess::bits::{Bits, Found};
 use crate::variant::Variant;
 
@@ -50,10 +50,8 @@ impl Current {
         let Found::One(m, after) = find_plain(&board, &san) else {
             return false;
         };
-        // The game over before the move (FI-5, GA-4: seventy-five moves, a
-        // dead position in chess; a mate or stalemate has no legal move to
-        // find).
-        if board.halfmove >= 150 || board.is_dead() {
+        // The game over before the move.
+        if over_by_clock_or_material(&board) {
             return false;
         }
         let mark = mark_after(&after);
