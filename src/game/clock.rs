@@ -105,7 +105,7 @@ pub mod time {
 
     /// `t` as `YYYY-MM-DDTHH:MM:SSZ` when it is in whole seconds in the
     /// years 1 to 9999 (as chrono writes it then).
-    pub(super) fn plain_text(t: &DateTime<Utc>) -> Option<[u8; 20]> {
+    pub(in crate::game) fn plain_text(t: &DateTime<Utc>) -> Option<[u8; 20]> {
         use chrono::{Datelike, Timelike};
         let t = t.naive_utc();
         let year = t.year();
@@ -161,7 +161,7 @@ pub mod time {
     /// to 9999, read directly; `None` for anything else, left to chrono
     /// (other forms, leap seconds, invalid dates, which it reads or
     /// refuses as always).
-    pub(super) fn plain_utc(v: &str) -> Option<DateTime<Utc>> {
+    pub(in crate::game) fn plain_utc(v: &str) -> Option<DateTime<Utc>> {
         let b = v.as_bytes();
         let shape = b.len() == 20
             && b[4] == b'-'

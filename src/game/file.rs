@@ -370,7 +370,11 @@ pub struct GameFile {
     /// for files without one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(default, deserialize_with = "moves_with_room")]
+    #[serde(
+        default,
+        deserialize_with = "moves_with_room",
+        serialize_with = "moves_or_room"
+    )]
     pub moves: Vec<MoveRecord>,
     #[serde(default)]
     pub events: Vec<Event>,
@@ -390,6 +394,9 @@ pub struct GameFile {
 thread_local! {
     /// Room for the moves of the file being read ([`read_game_file`]).
     static MOVES_ROOM: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Whether the moves of the file being written are written apart
+    /// ([`write_game_file`]).
+    static MOVES_APART: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The fewest bytes a move takes in a state file, written compactly:
@@ -403,8 +410,20 @@ const MIN_MOVE_BYTES: usize = 60;
 /// moves were otherwise moved to a larger array seven times as they were
 /// read, touching twice the memory. Room not filled is never touched, so
 /// it costs nothing but address space.
+///
+/// The moves are read by hand when they are written plainly
+/// ([`super::moves_json`]), and the rest of the text by serde with an
+/// empty array in their place; anything else, and any text that does not
+/// read so, is read by serde whole, as it always was.
 pub(super) fn read_game_file(text: &str) -> serde_json::Result<GameFile> {
     let room = (text.len() / MIN_MOVE_BYTES).min(crate::limits::MAX_PLIES + 1);
+    if let Some((moves, start, end)) = super::moves_json::find(text, room) {
+        let rest = [&text[..start], "[]", &text[end..]].concat();
+        if let Ok(mut file) = serde_json::from_str::<GameFile>(&rest) {
+            file.moves = moves;
+            return Ok(file);
+        }
+    }
     MOVES_ROOM.with(|r| r.set(room));
     let file = serde_json::from_str(text);
     MOVES_ROOM.with(|r| r.set(0));
@@ -434,6 +453,41 @@ fn moves_with_room<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<MoveRec
         }
     }
     d.deserialize_seq(Moves)
+}
+
+/// A game file's text as `serde_json::to_writer_pretty` writes it, and a
+/// line feed, into `out`: the moves are written by hand
+/// ([`super::moves_json::write`], the same bytes) into the place serde
+/// leaves them, an empty array.
+pub(super) fn write_game_file(out: &mut Vec<u8>, file: &GameFile) {
+    MOVES_APART.with(|a| a.set(true));
+    let written = serde_json::to_writer_pretty(&mut *out, file);
+    MOVES_APART.with(|a| a.set(false));
+    written.expect("a game file serialises");
+    // Serde writes no line break inside a string, so a line that starts
+    // with two spaces is a key of the top level.
+    const PLACE: &[u8] = b"\n  \"moves\": []";
+    let at = out
+        .windows(PLACE.len())
+        .position(|w| w == PLACE)
+        .expect("the moves' place")
+        + PLACE.len()
+        - 2;
+    let tail = out.split_off(at + 2);
+    out.truncate(at);
+    super::moves_json::write(out, &file.moves);
+    out.extend_from_slice(&tail);
+    out.push(b'\n');
+}
+
+/// The moves as serde writes a vector, or an empty array in their place
+/// while [`write_game_file`] writes them apart.
+fn moves_or_room<S: serde::Serializer>(moves: &[MoveRecord], s: S) -> Result<S::Ok, S::Error> {
+    if MOVES_APART.with(|a| a.get()) {
+        [(); 0].serialize(s)
+    } else {
+        moves.serialize(s)
+    }
 }
 
 /// A JSON error with its line and column.

@@ -18,7 +18,8 @@
 use super::clock::{TimeControl, Turn};
 use super::ending::{clock_bounds_repetitions, ending_after, ending_with, Occurrences};
 use super::file::{
-    check_format, check_format_name, json_error, read_game_file, top_is_object, Head,
+    check_format, check_format_name, json_error, read_game_file, top_is_object, write_game_file,
+    Head,
 };
 use super::notices::new_game_id;
 use super::positions::Positions;
@@ -376,8 +377,7 @@ impl Game {
         let f = &self.file;
         let records = f.moves.len() + f.events.len() + f.notices.len();
         let mut out = Vec::with_capacity(1024 + 128 * records);
-        serde_json::to_writer_pretty(&mut out, f).expect("a game file serialises");
-        out.push(b'\n');
+        write_game_file(&mut out, f);
         String::from_utf8(out).expect("serde_json writes UTF-8")
     }
 
