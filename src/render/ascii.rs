@@ -48,28 +48,28 @@ pub(crate) fn grid(diagram: &Diagram, cell: impl Fn(Option<Stack>) -> String) ->
         .map(|t| t.chars().count())
         .max()
         .unwrap_or(1);
-    let pad = |t: &str| format!("{t}{}", " ".repeat(width - t.chars().count()));
-    let mut out = String::new();
-    for (row, line_cells) in texts.iter().enumerate() {
-        let mut line = String::new();
-        for t in line_cells {
-            line.push(' ');
-            line.push_str(&pad(t));
+    // One line of entries, each after a blank and padded to the width,
+    // without the blanks at its end.
+    let line = |out: &mut String, entries: &[String]| {
+        for t in entries {
+            out.push(' ');
+            out.push_str(t);
+            out.extend(std::iter::repeat_n(' ', width - t.chars().count()));
         }
-        out.push_str(line.trim_end());
+        out.truncate(out.trim_end_matches(' ').len());
+    };
+    let mut out = String::with_capacity((texts.len() + 3) * (diagram.files.len() * (width + 1) + 6));
+    for (row, line_cells) in texts.iter().enumerate() {
+        line(&mut out, line_cells);
         if diagram.coordinates {
-            out.push_str(&format!("  {}", diagram.rank_label(row)));
+            out.push_str("  ");
+            out.push_str(&diagram.rank_label(row));
         }
         out.push('\n');
     }
     if diagram.coordinates {
         out.push('\n');
-        let mut line = String::new();
-        for l in &labels {
-            line.push(' ');
-            line.push_str(&pad(l));
-        }
-        out.push_str(line.trim_end());
+        line(&mut out, &labels);
         out.push('\n');
         if diagram.off_grid() {
             out.push_str(&format!(" {OFF_GRID_KEY}\n"));
