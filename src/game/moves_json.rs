@@ -27,9 +27,8 @@ use super::file::MoveRecord;
 /// for it, or its moves are not written plainly (see the module text).
 /// `room` is the vector's first capacity.
 pub(super) fn find(text: &str, room: usize) -> Option<(Vec<MoveRecord>, usize, usize)> {
-    let b = text.as_bytes();
-    let start = moves_key_value(b)?;
-    let mut r = Reader { b, i: start };
+    let start = moves_key_value(text)?;
+    let mut r = Reader::new(text, start);
     let moves = r.array(room)?;
     Some((moves, start, r.i))
 }
@@ -38,8 +37,8 @@ pub(super) fn find(text: &str, room: usize) -> Option<(Vec<MoveRecord>, usize, u
 /// The values before it are skipped by their brackets and strings alone:
 /// serde reads them afterwards, in the same text, and refuses them there
 /// if they are not JSON.
-fn moves_key_value(b: &[u8]) -> Option<usize> {
-    let mut r = Reader { b, i: 0 };
+fn moves_key_value(text: &str) -> Option<usize> {
+    let mut r = Reader::new(text, 0);
     r.ws();
     r.eat(b'{')?;
     loop {
@@ -58,48 +57,76 @@ fn moves_key_value(b: &[u8]) -> Option<usize> {
 }
 
 struct Reader<'a> {
+    text: &'a str,
     b: &'a [u8],
     i: usize,
 }
 
 impl<'a> Reader<'a> {
+    fn new(text: &'a str, i: usize) -> Reader<'a> {
+        Reader {
+            text,
+            b: text.as_bytes(),
+            i,
+        }
+    }
+
     fn peek(&self) -> Option<u8> {
         self.b.get(self.i).copied()
     }
 
+    /// The text from the reader on.
+    fn rest(&self) -> &'a [u8] {
+        let b: &'a [u8] = self.b;
+        &b[self.i.min(b.len())..]
+    }
+
     /// JSON's white space: space, tab, line feed, carriage return.
     fn ws(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
-            self.i += 1;
-        }
+        let rest = self.rest();
+        self.i += rest
+            .iter()
+            .position(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+            .unwrap_or(rest.len());
     }
 
     fn eat(&mut self, c: u8) -> Option<()> {
         (self.peek()? == c).then(|| self.i += 1)
     }
 
+    /// Past the characters of a string that stand for themselves: to its
+    /// end, an escape, or a control character (which a string may not
+    /// hold).
+    fn plain_run(&mut self) {
+        let rest = self.rest();
+        self.i += rest
+            .iter()
+            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+            .unwrap_or(rest.len());
+    }
+
     /// A string with no escape in it, as its bytes.
     fn string_raw(&mut self) -> Option<&'a [u8]> {
         self.eat(b'"')?;
         let from = self.i;
-        loop {
-            match self.peek()? {
-                b'"' => break,
-                b'\\' => return None,
-                c if c < 0x20 => return None,
-                _ => self.i += 1,
-            }
-        }
+        self.plain_run();
+        self.eat(b'"')?;
         let b: &'a [u8] = self.b;
-        self.i += 1;
         Some(&b[from..self.i - 1])
     }
 
     /// A string, its escapes but `\u` read.
     fn string(&mut self) -> Option<String> {
         self.eat(b'"')?;
+        let from = self.i;
+        // Most strings have no escape: copied as they are.
+        self.plain_run();
+        if self.eat(b'"').is_some() {
+            // The text was cut at ASCII bytes only.
+            return Some(self.text[from..self.i - 1].to_owned());
+        }
         let mut out = Vec::new();
-        let mut from = self.i;
+        let mut from = from;
         loop {
             match self.peek()? {
                 b'"' => break,
@@ -271,32 +298,31 @@ pub(super) fn write(out: &mut Vec<u8>, moves: &[MoveRecord]) {
 /// control characters as `\b \t \n \f \r` or `\u00XX`, all else as it is.
 fn string(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
-    let b = s.as_bytes();
-    let mut from = 0;
-    for (i, &c) in b.iter().enumerate() {
-        let escape: &[u8] = match c {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            0x08 => b"\\b",
-            0x0c => b"\\f",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0..=0x1f => b"",
-            _ => continue,
-        };
-        out.extend_from_slice(&b[from..i]);
-        if escape.is_empty() {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.extend_from_slice(b"\\u00");
-            out.push(HEX[usize::from(c >> 4)]);
-            out.push(HEX[usize::from(c & 0xf)]);
-        } else {
-            out.extend_from_slice(escape);
+    let mut rest = s.as_bytes();
+    loop {
+        let n = rest
+            .iter()
+            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+            .unwrap_or(rest.len());
+        out.extend_from_slice(&rest[..n]);
+        let Some(&c) = rest.get(n) else { break };
+        match c {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x0c => out.extend_from_slice(b"\\f"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[usize::from(c >> 4)]);
+                out.push(HEX[usize::from(c & 0xf)]);
+            }
         }
-        from = i + 1;
+        rest = &rest[n + 1..];
     }
-    out.extend_from_slice(&b[from..]);
     out.push(b'"');
 }
 

@@ -189,6 +189,17 @@ pub fn mark_after(after: &Bits) -> Option<CheckMark> {
     }
 }
 
+/// Writes a rank's number: on the boards the bitboards play, one digit,
+/// pushed without the formatter.
+fn push_rank(out: &mut String, rank: i16) {
+    match u8::try_from(rank) {
+        Ok(r @ 0..=9) => out.push(char::from(b'0' + r)),
+        _ => {
+            let _ = write!(out, "{rank}");
+        }
+    }
+}
+
 /// The canonical text of `m`, played in `b` to reach `after`, check mark
 /// included, written on the bitboards: what [`super::san::write_move`]
 /// writes for the move in chess and Gardner's minichess (a test compares
@@ -215,16 +226,18 @@ pub fn write_plain(b: &Bits, m: &BitMove, after: &Bits, alone: bool, out: &mut S
                 if one(Some(from.file), None) {
                     out.push(file(from));
                 } else if one(None, Some(from.rank)) {
-                    let _ = write!(out, "{}", from.rank);
+                    push_rank(out, from.rank);
                 } else {
-                    let _ = write!(out, "{}{}", file(from), from.rank);
+                    out.push(file(from));
+                    push_rank(out, from.rank);
                 }
             }
             if capture {
                 out.push('x');
             }
         }
-        let _ = write!(out, "{}{}", file(to), to.rank);
+        out.push(file(to));
+        push_rank(out, to.rank);
         if let Some(p) = m.promotion {
             out.push('=');
             out.push(p.char());

@@ -58,7 +58,8 @@ pub(crate) fn grid(diagram: &Diagram, cell: impl Fn(Option<Stack>) -> String) ->
         }
         out.truncate(out.trim_end_matches(' ').len());
     };
-    let mut out = String::with_capacity((texts.len() + 3) * (diagram.files.len() * (width + 1) + 6));
+    let mut out =
+        String::with_capacity((texts.len() + 3) * (diagram.files.len() * (width + 1) + 6));
     for (row, line_cells) in texts.iter().enumerate() {
         line(&mut out, line_cells);
         if diagram.coordinates {
