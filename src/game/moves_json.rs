@@ -42,12 +42,7 @@ fn moves_key_value(text: &str) -> Option<usize> {
     r.ws();
     r.eat(b'{')?;
     loop {
-        r.ws();
-        let key = r.string_raw()?;
-        r.ws();
-        r.eat(b':')?;
-        r.ws();
-        if key == b"moves" {
+        if r.key()? == b"moves" {
             return Some(r.i);
         }
         r.skip_value()?;
@@ -113,6 +108,16 @@ impl<'a> Reader<'a> {
         self.eat(b'"')?;
         let b: &'a [u8] = self.b;
         Some(&b[from..self.i - 1])
+    }
+
+    /// An object's key without escapes, and its colon, white space around.
+    fn key(&mut self) -> Option<&'a [u8]> {
+        self.ws();
+        let key = self.string_raw()?;
+        self.ws();
+        self.eat(b':')?;
+        self.ws();
+        Some(key)
     }
 
     /// A string, its escapes but `\u` read.
@@ -209,11 +214,7 @@ impl<'a> Reader<'a> {
         let (mut played, mut canonical, mut time) = (None, None, None);
         let (mut comment, mut via) = (None, None);
         loop {
-            self.ws();
-            let key = self.string_raw()?;
-            self.ws();
-            self.eat(b':')?;
-            self.ws();
+            let key = self.key()?;
             let slot = match key {
                 b"played" => &mut played,
                 b"canonical" => &mut canonical,
