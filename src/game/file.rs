@@ -467,14 +467,13 @@ pub(super) fn write_game_file(out: &mut Vec<u8>, file: &GameFile) {
     // Serde writes no line break inside a string, so a line that starts
     // with two spaces is a key of the top level.
     const PLACE: &[u8] = b"\n  \"moves\": []";
-    let at = out
-        .windows(PLACE.len())
-        .position(|w| w == PLACE)
-        .expect("the moves' place")
-        + PLACE.len()
-        - 2;
-    let tail = out.split_off(at + 2);
-    out.truncate(at);
+    let end = PLACE.len()
+        + out
+            .windows(PLACE.len())
+            .position(|w| w == PLACE)
+            .expect("the moves' place");
+    let tail = out.split_off(end);
+    out.truncate(end - "[]".len());
     super::moves_json::write(out, &file.moves);
     out.extend_from_slice(&tail);
     out.push(b'\n');

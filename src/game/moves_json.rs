@@ -15,10 +15,10 @@
 //!   (`2025-03-01T09:00:00Z`). Anything else, well formed or not, gives
 //!   `None`, and the caller reads the whole text with serde, which reads
 //!   it or says where it is wrong. So a file reads to the same game, or
-//!   is refused with the same error, either way (a test mutates files byte
-//!   by byte and compares).
+//!   is refused with the same error, either way (a test edits files a
+//!   character at a time and compares).
 
-use super::clock::time::{plain_text, plain_utc};
+use super::clock::time::{self, plain_text, plain_utc};
 use super::file::MoveRecord;
 
 /// Where the top-level `moves` array of a state file's text is, and its
@@ -277,10 +277,9 @@ pub(super) fn write(out: &mut Vec<u8>, moves: &[MoveRecord]) {
                 out.extend_from_slice(&t);
                 out.push(b'"');
             }
-            None => {
-                serde::Serialize::serialize(&m.time, &mut serde_json::Serializer::new(&mut *out))
-                    .expect("a time serialises")
-            }
+            // Any other time as the field's own writer writes it.
+            None => time::serialize(&m.time, &mut serde_json::Serializer::new(&mut *out))
+                .expect("a time serialises"),
         }
         for (key, value) in [(&b"comment"[..], &m.comment), (b"via", &m.via)] {
             if let Some(v) = value {
