@@ -3,6 +3,10 @@
 //!
 //! Data flows one way: text -> syntax -> rules -> state -> output
 //! (DESIGN.md, "Layers").
+//!
+//! The library is safe Rust throughout: the only `unsafe` of the program
+//! is the binary's few calls into libc (`src/main.rs`).
+#![forbid(unsafe_code)]
 
 pub mod board;
 pub mod cli;

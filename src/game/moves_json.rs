@@ -215,25 +215,34 @@ impl<'a> Reader<'a> {
         let (mut comment, mut via) = (None, None);
         loop {
             let key = self.key()?;
-            let slot = match key {
-                b"played" => &mut played,
-                b"canonical" => &mut canonical,
-                b"time" => &mut time,
-                b"comment" => &mut comment,
-                b"via" => &mut via,
-                _ => return None,
-            };
-            if slot.is_some() {
-                return None;
-            }
-            *slot = Some(match self.peek()? {
-                b'n' if key == b"comment" || key == b"via" => {
-                    self.b.get(self.i..self.i + 4).filter(|w| w == b"null")?;
-                    self.i += 4;
-                    None
+            if key == b"time" {
+                // Read where it stands, not copied: a plain time has no
+                // escape (nor anything but ASCII digits and signs).
+                if time.is_some() {
+                    return None;
                 }
-                _ => Some(self.string()?),
-            });
+                let raw = self.string_raw()?;
+                time = Some(plain_utc(std::str::from_utf8(raw).ok()?)?);
+            } else {
+                let slot = match key {
+                    b"played" => &mut played,
+                    b"canonical" => &mut canonical,
+                    b"comment" => &mut comment,
+                    b"via" => &mut via,
+                    _ => return None,
+                };
+                if slot.is_some() {
+                    return None;
+                }
+                *slot = Some(match self.peek()? {
+                    b'n' if key == b"comment" || key == b"via" => {
+                        self.b.get(self.i..self.i + 4).filter(|w| w == b"null")?;
+                        self.i += 4;
+                        None
+                    }
+                    _ => Some(self.string()?),
+                });
+            }
             self.ws();
             match self.peek()? {
                 b',' => self.i += 1,
@@ -247,7 +256,7 @@ impl<'a> Reader<'a> {
         Some(MoveRecord {
             played: played??,
             canonical: canonical??,
-            time: plain_utc(&time??)?,
+            time: time?,
             comment: comment.flatten(),
             via: via.flatten(),
         })

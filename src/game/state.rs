@@ -205,7 +205,8 @@ impl Game {
         let rules = variant.rules();
         let words = dialect(variant);
         let mut positions = Positions::new(start);
-        positions.reserve(file.moves.len());
+        // And one more: the move a `postal move` plays after loading.
+        positions.reserve(file.moves.len() + 1);
         let mut occurrences = Occurrences::new(variant);
         let mut repeats = occurrences.count(positions.recent(), None);
         let on_bits = plain && clock_bounds_repetitions(variant);
