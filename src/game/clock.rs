@@ -55,7 +55,7 @@ pub fn whole_seconds(t: DateTime<Utc>) -> DateTime<Utc> {
 /// in the years RFC 3339 can write ([`check_year`]).
 pub fn parse_time(text: &str) -> Result<DateTime<Utc>, String> {
     // The form postal writes, as the state file's reader takes it.
-    if let Some(t) = time::plain_utc(text.trim()) {
+    if let Some(t) = time::plain_utc(text.trim().as_bytes()) {
         return Ok(t);
     }
     let t = DateTime::parse_from_rfc3339(text.trim())
@@ -148,7 +148,7 @@ pub mod time {
         }
 
         fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<DateTime<Utc>, E> {
-            if let Some(t) = plain_utc(v) {
+            if let Some(t) = plain_utc(v.as_bytes()) {
                 return Ok(t);
             }
             v.parse::<DateTime<FixedOffset>>()
@@ -161,8 +161,7 @@ pub mod time {
     /// to 9999, read directly; `None` for anything else, left to chrono
     /// (other forms, leap seconds, invalid dates, which it reads or
     /// refuses as always).
-    pub(in crate::game) fn plain_utc(v: &str) -> Option<DateTime<Utc>> {
-        let b = v.as_bytes();
+    pub(in crate::game) fn plain_utc(b: &[u8]) -> Option<DateTime<Utc>> {
         let shape = b.len() == 20
             && b[4] == b'-'
             && b[7] == b'-'
@@ -371,7 +370,7 @@ mod tests {
             "2024-02-29T12:34:56Z",
         ] {
             let chrono = DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc);
-            assert_eq!(time::plain_utc(s), Some(chrono), "{s}");
+            assert_eq!(time::plain_utc(s.as_bytes()), Some(chrono), "{s}");
         }
         for s in [
             "2023-02-29T00:00:00Z",
@@ -384,7 +383,7 @@ mod tests {
             "+2025-03-01T09:00:00Z",
             "2025-03-01T09:0a:00Z",
         ] {
-            assert_eq!(time::plain_utc(s), None, "{s}");
+            assert_eq!(time::plain_utc(s.as_bytes()), None, "{s}");
         }
     }
 

@@ -120,16 +120,32 @@ impl<'a> Reader<'a> {
         Some(key)
     }
 
+    /// Past `literal` when the text goes on with it.
+    fn literal(&mut self, literal: &[u8]) -> Option<()> {
+        self.rest()
+            .starts_with(literal)
+            .then(|| self.i += literal.len())
+    }
+
+    /// The rest of a string whose opening quote is read, and its closing
+    /// one, when it has no escape: copied as it stands.
+    fn plain_tail(&mut self) -> Option<String> {
+        let from = self.i;
+        self.plain_run();
+        self.eat(b'"')?;
+        // The text was cut at ASCII bytes only.
+        Some(self.text[from..self.i - 1].to_owned())
+    }
+
     /// A string, its escapes but `\u` read.
     fn string(&mut self) -> Option<String> {
         self.eat(b'"')?;
         let from = self.i;
-        // Most strings have no escape: copied as they are.
-        self.plain_run();
-        if self.eat(b'"').is_some() {
-            // The text was cut at ASCII bytes only.
-            return Some(self.text[from..self.i - 1].to_owned());
+        // Most strings have no escape.
+        if let Some(plain) = self.plain_tail() {
+            return Some(plain);
         }
+        self.i = from;
         let mut out = Vec::new();
         let mut from = from;
         loop {
@@ -210,6 +226,37 @@ impl<'a> Reader<'a> {
     }
 
     fn record(&mut self) -> Option<MoveRecord> {
+        let at = self.i;
+        self.record_as_written().or_else(|| {
+            self.i = at;
+            self.record_any()
+        })
+    }
+
+    /// A record laid out as [`write`] writes one with neither comment nor
+    /// via, its strings without escapes: the layout's fixed text matched
+    /// whole, the values read between. It reads the same record as
+    /// [`Reader::record_any`] would, which reads anything else.
+    fn record_as_written(&mut self) -> Option<MoveRecord> {
+        self.literal(b"{\n      \"played\": \"")?;
+        let played = self.plain_tail()?;
+        self.literal(b",\n      \"canonical\": \"")?;
+        let canonical = self.plain_tail()?;
+        self.literal(b",\n      \"time\": \"")?;
+        let time = plain_utc(self.b.get(self.i..self.i + 20)?)?;
+        self.i += 20;
+        self.literal(b"\"\n    }")?;
+        Some(MoveRecord {
+            played,
+            canonical,
+            time,
+            comment: None,
+            via: None,
+        })
+    }
+
+    /// A record in any layout.
+    fn record_any(&mut self) -> Option<MoveRecord> {
         self.eat(b'{')?;
         let (mut played, mut canonical, mut time) = (None, None, None);
         let (mut comment, mut via) = (None, None);
@@ -221,8 +268,7 @@ impl<'a> Reader<'a> {
                 if time.is_some() {
                     return None;
                 }
-                let raw = self.string_raw()?;
-                time = Some(plain_utc(std::str::from_utf8(raw).ok()?)?);
+                time = Some(plain_utc(self.string_raw()?)?);
             } else {
                 let slot = match key {
                     b"played" => &mut played,
@@ -506,9 +552,12 @@ mod tests {
         let mut m = record("e4", "e4", t);
         m.comment = Some("a \"b\"\n".into());
         let f = file(vec![m, record("e5", "e5", t)]);
+        // And records as postal writes them (`Reader::record_as_written`).
+        let plain = file(vec![record("e4", "e4", t), record("Nf6", "Nf6+", t)]);
         let bases = [
             serde_json::to_string_pretty(&f).unwrap(),
             serde_json::to_string(&f).unwrap(),
+            serde_json::to_string_pretty(&plain).unwrap(),
         ];
         let marks = [
             "", "\"", "\\", ",", ":", "{", "}", "[", "]", " ", "\n", "\u{1}", "n", "0", "a", "T",
