@@ -4,8 +4,9 @@
 //! Data flows one way: text -> syntax -> rules -> state -> output
 //! (DESIGN.md, "Layers").
 //!
-//! The library is safe Rust throughout: the only `unsafe` of the program
-//! is the binary's few calls into libc (`src/main.rs`).
+//! The library is safe Rust throughout: the program's only `unsafe` is
+//! in the binary (`src/main.rs`), its calls into libc and the C math
+//! functions it defines.
 #![forbid(unsafe_code)]
 
 pub mod board;

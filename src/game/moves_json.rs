@@ -128,7 +128,9 @@ impl<'a> Reader<'a> {
     }
 
     /// The rest of a string whose opening quote is read, and its closing
-    /// one, when it has no escape: copied as it stands.
+    /// one, when it has no escape: copied as it stands. `None` leaves the
+    /// reader at what stopped it (an escape, a control character, the
+    /// text's end).
     fn plain_tail(&mut self) -> Option<String> {
         let from = self.i;
         self.plain_run();
@@ -141,11 +143,11 @@ impl<'a> Reader<'a> {
     fn string(&mut self) -> Option<String> {
         self.eat(b'"')?;
         let from = self.i;
-        // Most strings have no escape.
+        // Most strings have no escape; the others are read on from the
+        // first.
         if let Some(plain) = self.plain_tail() {
             return Some(plain);
         }
-        self.i = from;
         let mut out = Vec::new();
         let mut from = from;
         loop {
