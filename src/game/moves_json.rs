@@ -240,14 +240,18 @@ impl<'a> Reader<'a> {
     /// whole, the values read between. It reads the same record as
     /// [`Reader::record_any`] would, which reads anything else.
     fn record_as_written(&mut self) -> Option<MoveRecord> {
-        self.literal(b"{\n      \"played\": \"")?;
+        self.literal(PLAYED)?;
+        self.eat(b'"')?;
         let played = self.plain_tail()?;
-        self.literal(b",\n      \"canonical\": \"")?;
+        self.literal(CANONICAL)?;
+        self.eat(b'"')?;
         let canonical = self.plain_tail()?;
-        self.literal(b",\n      \"time\": \"")?;
+        self.literal(TIME)?;
+        self.eat(b'"')?;
         let time = plain_utc(self.b.get(self.i..self.i + 20)?)?;
         self.i += 20;
-        self.literal(b"\"\n    }")?;
+        self.eat(b'"')?;
+        self.literal(END)?;
         Some(MoveRecord {
             played,
             canonical,
@@ -311,6 +315,13 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The fixed text of a record as [`write`] lays it out, around the values
+/// of its keys; [`Reader::record_as_written`] matches the same.
+const PLAYED: &[u8] = b"{\n      \"played\": ";
+const CANONICAL: &[u8] = b",\n      \"canonical\": ";
+const TIME: &[u8] = b",\n      \"time\": ";
+const END: &[u8] = b"\n    }";
+
 /// Writes `moves` as `serde_json::to_writer_pretty` writes the value of
 /// the top-level key `moves`, one level in.
 pub(super) fn write(out: &mut Vec<u8>, moves: &[MoveRecord]) {
@@ -323,11 +334,12 @@ pub(super) fn write(out: &mut Vec<u8>, moves: &[MoveRecord]) {
         if n > 0 {
             out.push(b',');
         }
-        out.extend_from_slice(b"\n    {\n      \"played\": ");
+        out.extend_from_slice(b"\n    ");
+        out.extend_from_slice(PLAYED);
         string(out, &m.played);
-        out.extend_from_slice(b",\n      \"canonical\": ");
+        out.extend_from_slice(CANONICAL);
         string(out, &m.canonical);
-        out.extend_from_slice(b",\n      \"time\": ");
+        out.extend_from_slice(TIME);
         match plain_text(&m.time) {
             Some(t) => {
                 out.push(b'"');
@@ -346,7 +358,7 @@ pub(super) fn write(out: &mut Vec<u8>, moves: &[MoveRecord]) {
                 string(out, v);
             }
         }
-        out.extend_from_slice(b"\n    }");
+        out.extend_from_slice(END);
     }
     out.extend_from_slice(b"\n  ]");
 }
@@ -470,6 +482,27 @@ mod tests {
             (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{text}"),
             _ => panic!("{text}\nours: {ours:?}\nserde: {serde:?}"),
         }
+    }
+
+    /// The records postal writes, strings plain and without comment or
+    /// via, are each read by matching the layout (the fast path), not by
+    /// the general reader.
+    #[test]
+    fn records_as_written_are_matched_whole() {
+        let t = at("2025-03-01T10:00:00Z");
+        let moves = vec![record("e4", "e4", t), record("Nf6", "Nf6+", t)];
+        let mut out = Vec::new();
+        super::write(&mut out, &moves);
+        let text = String::from_utf8(out).unwrap();
+        let mut r = super::Reader::new(&text, 0);
+        r.eat(b'[').unwrap();
+        for m in &moves {
+            r.ws();
+            assert_eq!(r.record_as_written().as_ref(), Some(m), "{text}");
+            r.ws();
+            r.eat(b',');
+        }
+        assert_eq!(r.peek(), Some(b']'));
     }
 
     #[test]
