@@ -93,7 +93,7 @@ impl Position {
         let ep = self.ep_cells();
         // FIDE's capture rule (any enemy piece) tested here rather than
         // through the variant.
-        let fide_captures = rules.captures_any_enemy();
+        let fide_captures = rules.capability().fide_captures;
         for from in board.cells_of(us) {
             let Some(role) = board.cell(from).roles().single() else {
                 continue;
@@ -235,7 +235,7 @@ impl Position {
         let target = board.cell(to);
         let fwd = us.forward();
         let promo_rank = self.promotion_rank(us);
-        let fide_captures = rules.captures_any_enemy();
+        let fide_captures = rules.capability().fide_captures;
         let is_pawn = role == Role::Pawn;
         let ep = if is_pawn { self.ep_cells() } else { None };
         for from in board.cells_of(us) {

@@ -57,6 +57,24 @@ impl PieceMove {
     }
 }
 
+/// What a move text names of a move, for the rules to find among the
+/// legal moves: castling, or the kind of piece that moves, its square of
+/// arrival, the parts of its square of departure that are written, and
+/// the promotion written (SAN's `Nbd7`, `exd8=Q`, `O-O`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MovePattern {
+    Castle {
+        long: bool,
+    },
+    Piece {
+        role: Role,
+        to: Square,
+        from_file: Option<i16>,
+        from_rank: Option<i16>,
+        promotion: Option<Role>,
+    },
+}
+
 /// One swap of a swap sequence: P1 changes places with the piece on
 /// `square`; `promotion` is what a pawn put on its promotion rank by this
 /// swap becomes (SW-7).

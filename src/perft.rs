@@ -7,14 +7,18 @@ use crate::movegen::{CellMove, KingSafety, Unmake};
 use crate::position::Position;
 use crate::variant::Rules;
 
-/// Leaf nodes `depth` turns deep.
+/// Leaf nodes `depth` turns deep: by the variant's own counter where its
+/// rules declare one ([`Capability::perft`](crate::variant::Capability::perft)), else [`perft_by_copy`].
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    pos.variant.rules().perft(pos, depth)
+    let rules = pos.variant.rules();
+    match rules.capability().perft {
+        Some(count) => count(pos, depth),
+        None => perft_by_copy(rules, pos, depth),
+    }
 }
 
 /// Perft by copying: each move is applied by the variant's own
-/// [`Rules::apply`] to a copy of its position (the default of
-/// [`Rules::perft`]). The copies are made into one scratch position per
+/// [`Rules::apply`] to a copy of its position. The copies are made into one scratch position per
 /// depth, so a node costs a copy of the board but no allocation for it.
 pub fn perft_by_copy<R: Rules + ?Sized>(rules: &R, pos: &Position, depth: u32) -> u64 {
     if depth == 0 {

@@ -15,7 +15,7 @@ use crate::movegen::KingSafety;
 use crate::mv::{Move, MoveKind, PieceMove};
 use crate::piece::{Piece, Role, Stack};
 use crate::square::Square;
-use crate::variant::{Extra, Tables, Variant};
+use crate::variant::{Extra, FastLine, Tables, Variant};
 
 /// Castling rights, FIDE style: king side and queen side per colour.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -102,6 +102,14 @@ impl Clone for Position {
         self.fullmove = source.fullmove;
         self.extra.clone_from(&source.extra);
     }
+}
+
+/// What a move gives: check, or mate (check with no legal move left).
+/// Written `+` and `#` after the move (`notation::san`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CheckMark {
+    Check,
+    Mate,
 }
 
 /// How a finished game ended.
@@ -227,7 +235,7 @@ impl Position {
     }
 
     pub fn is_legal(&self, mv: &Move) -> bool {
-        self.variant.rules().is_legal(self, mv)
+        self.variant.rules().check_legal(self, mv).is_ok()
     }
 
     /// Plays a move, returning the new position; the original is untouched.
@@ -238,7 +246,7 @@ impl Position {
     /// Plays a move and says what it did.
     pub fn play_with_effects(&self, mv: &Move) -> Result<(Position, Effects), PlayError> {
         let rules = self.variant.rules();
-        if rules.outcome(self).is_some() {
+        if rules.outcome(self, false).is_some() {
             return Err(PlayError::GameOver);
         }
         rules.check_legal(self, mv)?;
@@ -261,7 +269,30 @@ impl Position {
 
     /// The end of the game decided by the position, if any.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.variant.rules().outcome(self)
+        self.variant.rules().outcome(self, false)
+    }
+
+    /// Whether the side to move is in check, and if so mated (it has no
+    /// legal move): what the move that led here gives.
+    pub fn check(&self) -> Option<CheckMark> {
+        let rules = self.variant.rules();
+        if !rules.in_check(self) {
+            None
+        } else if rules.has_legal_move(self) {
+            Some(CheckMark::Check)
+        } else {
+            Some(CheckMark::Mate)
+        }
+    }
+
+    /// A line of play from here on a faster board, where the variant has
+    /// one and it can hold the position ([`Capability::fast_line`](crate::variant::Capability::fast_line)).
+    pub fn fast_line(&self) -> Option<FastLine> {
+        self.variant
+            .rules()
+            .capability()
+            .fast_line
+            .and_then(|f| f(self))
     }
 
     // ---- shared mechanics ------------------------------------------------

@@ -426,9 +426,9 @@ fn kr10_ordinary_repetition_is_no_loss() {
 
 #[test]
 fn kr11_resigning_is_refused() {
-    let e = Variant::Kristensen.rules().may_resign().unwrap_err();
+    let e = Variant::Kristensen.spec().no_resigning.unwrap();
     assert!(e.contains("KR-11") && e.contains("forbidden"), "{e}");
-    assert!(Variant::Chess.rules().may_resign().is_ok());
+    assert!(Variant::Chess.spec().no_resigning.is_none());
 }
 
 #[test]

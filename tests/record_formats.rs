@@ -687,39 +687,3 @@ fn variant_tags_other_tools_write_are_read_and_listed() {
         "{list}"
     );
 }
-
-/// `Rules::outcome_with_move`, which the verifier asks once it has found
-/// the written move legal, says what `Rules::outcome` says of every
-/// position that has a legal move, in every variant (FI-5, GA-4, SW, BU-8,
-/// CO-9, CO-11, DI-13, KR-8, KR-9), on random games.
-#[test]
-fn outcome_with_a_move_found_is_the_outcome() {
-    for variant in Variant::ALL {
-        let rules = variant.rules();
-        let mut rng = Rng::new(variant as u64 + 91);
-        for _ in 0..4 {
-            let start = Position::start(variant);
-            let mut pos = start.clone();
-            for m in random_game(&start, 80, &mut rng) {
-                assert!(rules.has_legal_move(&pos));
-                assert_eq!(
-                    rules.outcome_with_move(&pos),
-                    rules.outcome(&pos),
-                    "{} {}",
-                    variant.name(),
-                    pos.to_text()
-                );
-                // And with the seventy-five moves run out.
-                let mut late = pos.clone();
-                late.halfmove = 150;
-                assert_eq!(
-                    rules.outcome_with_move(&late),
-                    rules.outcome(&late),
-                    "{}",
-                    variant.name()
-                );
-                pos = pos.play_unchecked(&m);
-            }
-        }
-    }
-}

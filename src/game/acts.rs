@@ -120,7 +120,9 @@ impl Game {
 
     pub(super) fn resign_ending(&self, side: Color) -> Result<Ending, GameError> {
         self.not_over()?;
-        self.variant.rules().may_resign().map_err(GameError::Rule)?;
+        if let Some(why) = self.variant.spec().no_resigning {
+            return Err(GameError::Rule(why.to_string()));
+        }
         Ok(Ending::new(
             GameResult::win_for(!side),
             format!("{side} resigns"),

@@ -54,15 +54,12 @@ pub(super) fn ending_after(
     cur.seventy_five_moves("FI-5")
 }
 
-/// Whether a position can recur only among the positions since the last
-/// reset of the halfmove clock. True for FIDE's rules (chess, Gardner's
-/// minichess): the clock is reset by a capture, which lowers the
-/// material for good, and by a pawn move, which no move undoes (pawns go
-/// forward only), so no position before the reset equals one after it.
-/// Not so in the other variants (Kristensen's pawns step back, Corral's
-/// prison returns pieces, ...): they count over the whole game.
+/// Whether repetitions are counted among the positions since the last
+/// reset of the halfmove clock alone ([`Spec::repetitions_since_reset`]).
+///
+/// [`Spec::repetitions_since_reset`]: crate::variant::Spec::repetitions_since_reset
 pub(super) fn clock_bounds_repetitions(variant: Variant) -> bool {
-    matches!(variant, Variant::Chess | Variant::Gardner)
+    variant.spec().repetitions_since_reset
 }
 
 /// How often the last position has occurred (itself included): by

@@ -16,7 +16,7 @@
 //! against oneself, any act after the game has ended.
 
 use super::clock::{TimeControl, Turn};
-use super::ending::{clock_bounds_repetitions, ending_after, ending_with, Occurrences};
+use super::ending::{ending_after, ending_with, Occurrences};
 use super::file::{
     check_format, check_format_name, json_error, read_game_file, top_is_object, write_game_file,
     Head,
@@ -28,10 +28,10 @@ use crate::color::Color;
 use crate::limits::{exceeds, MAX_PLIES};
 use crate::mv::Move;
 use crate::notation::dialect;
-use crate::notation::plain::{find_plain, over_by_clock_or_material, plain_san, write_plain};
+use crate::notation::plain::plain_san;
+use crate::notation::san::{push_check_mark, write_fast};
 use crate::position::{GameResult, Outcome, Position};
-use crate::variant::chess::bits::{Bits, Found};
-use crate::variant::Variant;
+use crate::variant::{FastLine, Variant};
 use chrono::{DateTime, Utc};
 
 // The paths `game::state::{Players, Act, Proposal, ...}` stay valid.
@@ -48,33 +48,30 @@ pub struct Game {
     pub(super) positions: Positions,
 }
 
-/// Is `recorded` the text `text` followed by the check mark `mark` (the
-/// canonical text [`Position::move_text`] writes), compared in place?
-fn is_canonical(recorded: &str, text: &str, mark: &str) -> bool {
-    recorded.len() == text.len() + mark.len()
-        && recorded.starts_with(text)
-        && recorded.ends_with(mark)
-}
-
 /// The canonical text of `mv`, played in `before`, that led to `after`:
 /// [`Position::move_text`] without playing the move again.
 pub(super) fn canonical_text(before: &Position, mv: &Move, after: &Position) -> String {
     let mut text = dialect(before.variant).write_move(before, mv);
-    text.push_str(before.variant.rules().check_mark(after));
+    push_check_mark(&mut text, after.check());
     text
 }
 
-/// A recorded move of chess or Gardner's minichess replayed on the
-/// bitboards `b`, when all of it is plain: the game not over before it
-/// (`repeats` the occurrences of the position), its canonical text plain
-/// SAN naming one legal move and written exactly as the canonical writer
-/// writes it ([`write_plain`]), and the text played that one with or
-/// without its check mark. The move and the bitboards after it; `None`
-/// sends the move to the generic replay, which decides all about it.
-fn plain_ply(b: &Bits, m: &MoveRecord, repeats: usize, text: &mut String) -> Option<(Move, Bits)> {
-    // The generic replay's "played after the game had ended": fivefold
+/// A recorded move replayed on the fast line `line`, when all of it is
+/// plain: the game not over before it (`repeats` the occurrences of the
+/// position), its canonical text plain SAN naming one legal move and
+/// written exactly as the canonical writer writes it, and the text played
+/// that one with or without its check mark. The move and the line after
+/// it; `None` sends the move to the general replay, which decides all
+/// about it.
+fn plain_ply(
+    line: &FastLine,
+    m: &MoveRecord,
+    repeats: usize,
+    text: &mut String,
+) -> Option<(Move, FastLine)> {
+    // The general replay's "played after the game had ended": fivefold
     // repetition, seventy-five moves, a dead position (FI-5).
-    if repeats >= 5 || over_by_clock_or_material(b) {
+    if repeats >= 5 || line.ended_with_moves() {
         return None;
     }
     let (played, canonical) = (m.played.as_str(), m.canonical.as_str());
@@ -82,13 +79,10 @@ fn plain_ply(b: &Bits, m: &MoveRecord, repeats: usize, text: &mut String) -> Opt
         return None;
     }
     let san = plain_san(canonical).filter(|s| s.glyph.is_none())?;
-    let Found::One(bm, after) = find_plain(b, &san) else {
-        return None;
-    };
+    let (fm, after) = line.play(&san.pattern)?;
     text.clear();
-    let alone = san.from_file.is_none() && san.from_rank.is_none();
-    write_plain(b, &bm, &after, alone, text);
-    (text == canonical).then(|| (Move::Piece(b.piece_move(&bm)), after))
+    write_fast(line, &fm, &after, san.names_no_origin(), text);
+    (text == canonical).then(|| (Move::Piece(line.piece_move(&fm)), after))
 }
 
 pub(super) use crate::notation::movetext::move_number;
@@ -203,16 +197,15 @@ impl Game {
             )));
         }
         let rules = variant.rules();
+        let shared = rules.capability().shared_moves;
         let words = dialect(variant);
         let mut positions = Positions::new(start);
         // And one more: the move a `postal move` plays after loading.
         positions.reserve(file.moves.len() + 1);
         let mut occurrences = Occurrences::new(variant);
         let mut repeats = occurrences.count(positions.recent(), None);
-        let on_bits = plain && clock_bounds_repetitions(variant);
-        let mut lane = on_bits
-            .then(|| Bits::from_position(positions.current()))
-            .flatten();
+        let fast = plain && rules.capability().fast_line.is_some();
+        let mut lane = fast.then(|| positions.current().fast_line()).flatten();
         let mut text = String::new();
         for (i, m) in file.moves.iter().enumerate() {
             if let Some(b) = &lane {
@@ -231,8 +224,8 @@ impl Game {
             // position's own ending is asked knowing that there is one.
             let parsed = before.parse_move(&m.played);
             let ended = match &parsed {
-                Ok(_) if rules.shared_moves() => {
-                    ending_after(positions.recent(), repeats, rules.outcome_with_move(before))
+                Ok(_) if shared => {
+                    ending_after(positions.recent(), repeats, rules.outcome(before, true))
                 }
                 _ => ending_with(positions.recent(), repeats),
             };
@@ -245,26 +238,26 @@ impl Game {
             }
             let mv = parsed.map_err(|e| GameError::Corrupt(format!("{}: {e}", label())))?;
             let next = before.play_unchecked(&mv);
-            let text = words.write_move(before, &mv);
-            let mark = rules.check_mark(&next);
-            if !is_canonical(&m.canonical, &text, mark) {
+            let mut text = words.write_move(before, &mv);
+            push_check_mark(&mut text, next.check());
+            if m.canonical != text {
                 return Err(GameError::Corrupt(format!(
-                    "{}: recorded as {:?}, but the move played is {text}{mark}",
+                    "{}: recorded as {:?}, but the move played is {text}",
                     label(),
                     m.canonical
                 )));
             }
             // The shared generator's moves are legal as resolved; other
             // variants' are checked again, as `Position::play` does.
-            if !rules.shared_moves() {
+            if !shared {
                 rules
                     .check_legal(before, &mv)
                     .map_err(|e| GameError::Corrupt(format!("{}: {e}", label())))?;
             }
             positions.push(mv, next);
             repeats = occurrences.count(positions.recent(), positions.last_move());
-            if on_bits {
-                lane = Bits::from_position(positions.current());
+            if fast {
+                lane = positions.current().fast_line();
             }
         }
         // The cache as this program writes it (the usual case) is the

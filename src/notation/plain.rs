@@ -1,47 +1,69 @@
 //! Plain SAN read without the grammar: the forms most records are written
-//! in (`e4`, `Nbd7`, `exd8=Q+`, `O-O-O#!`), read by hand for speed; any
-//! other text goes to the `nom` grammar in [`super::san`].
+//! in (`e4`, `Nbd7`, `exd8=Q+`, `O-O-O#!`), read by hand for speed from
+//! the same definitions of a piece letter, a square, a capture mark and a
+//! check mark as the `nom` grammar in [`super::san`], to which any other
+//! text goes.
 
-use super::san::{CheckMark, MoveText, ParsedMove, PieceText};
-use crate::piece::Role;
+use super::san::{
+    castle_prefix, check_mark_prefix, glyph_prefix, is_capture_mark, piece_letter, CheckMark,
+    MoveText, ParsedMove, PieceText,
+};
+use super::square::{file_number, rank_prefix};
+use crate::mv::MovePattern;
 use crate::square::Square;
-use crate::variant::chess::bits::{self, square, BitMove, Bits, Found, Kind};
-use std::fmt::Write;
 
 /// A plain SAN text as values, without allocating: what [`plain_san`]
-/// reads (the record verifier's fast lane takes it straight).
+/// reads. Its `pattern` is what the rules find the move by (the fast
+/// lines of `variant::FastLine` take it straight).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct PlainSan {
-    /// `Some(long)` for castling; the other move fields are then unused.
-    pub castle: Option<bool>,
-    /// The piece letter; `None` for a pawn.
-    pub role: Option<Role>,
-    pub from_file: Option<i16>,
-    pub from_rank: Option<i16>,
+    pub pattern: MovePattern,
+    /// Written with a piece letter (a pawn's move is written without).
+    pub lettered: bool,
+    /// Written with a capture mark.
     pub capture: bool,
-    pub to: Square,
-    pub promotion: Option<Role>,
     pub check: Option<CheckMark>,
     pub glyph: Option<&'static str>,
 }
 
+impl PlainSan {
+    /// Whether the text names the move's origin by neither file nor rank.
+    pub fn names_no_origin(&self) -> bool {
+        matches!(
+            self.pattern,
+            MovePattern::Castle { .. }
+                | MovePattern::Piece {
+                    from_file: None,
+                    from_rank: None,
+                    ..
+                }
+        )
+    }
+}
+
 /// The common forms of a whole move text read without the grammar: plain
-/// SAN on files a-h and ranks 1-9 (`e4`, `Nbd7`, `R1xe2`, `exd8=Q+`,
-/// `O-O-O#!`), with the same [`ParsedMove`] that [`parse_prefix`](super::san::parse_prefix) gives.
+/// SAN (`e4`, `Nbd7`, `R1xe2`, `exd8=Q+`, `O-O-O#!`), with the same
+/// [`ParsedMove`] that [`parse_prefix`](super::san::parse_prefix) gives.
 /// `None` for anything else, which goes to the grammar; so this decides
 /// nothing the grammar would decide otherwise (a test compares the two on
 /// every short text over their letters).
 pub(super) fn parse_plain(body: &str) -> Option<ParsedMove> {
     let p = plain_san(body)?;
-    let text = match p.castle {
-        Some(long) => MoveText::Castle { long },
-        None => MoveText::Piece(PieceText {
-            roles: p.role.into_iter().collect(),
-            from_file: p.from_file,
-            from_rank: p.from_rank,
+    let text = match p.pattern {
+        MovePattern::Castle { long } => MoveText::Castle { long },
+        MovePattern::Piece {
+            role,
+            to,
+            from_file,
+            from_rank,
+            promotion,
+        } => MoveText::Piece(PieceText {
+            roles: if p.lettered { vec![role] } else { Vec::new() },
+            from_file,
+            from_rank,
             capture: p.capture,
-            to: p.to,
-            promotions: p.promotion.into_iter().collect(),
+            to,
+            promotions: promotion.into_iter().collect(),
             place: None,
         }),
     };
@@ -52,202 +74,105 @@ pub(super) fn parse_plain(body: &str) -> Option<ParsedMove> {
     })
 }
 
+/// One part of the squares of a plain SAN text.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Part {
+    File(i16),
+    Rank(i16),
+    Capture,
+}
+
 /// [`parse_plain`]'s reading as values: the text trimmed, as
 /// `san::parse_text` trims it.
 pub fn plain_san(text: &str) -> Option<PlainSan> {
     let body = text.trim();
-    let b = body.as_bytes();
-    let mut i = 0;
-    let mut p = PlainSan {
-        castle: None,
-        role: None,
-        from_file: None,
-        from_rank: None,
-        capture: false,
-        to: Square::new(0, 0),
-        promotion: None,
-        check: None,
-        glyph: None,
-    };
-    if b.starts_with(b"O-O") || b.starts_with(b"0-0") {
-        let long = b.len() >= 5 && b[3] == b'-' && b[4] == b[0];
-        i = if long { 5 } else { 3 };
-        p.castle = Some(long);
+    let mut rest = body;
+    let mut capture = false;
+    let mut lettered = false;
+    let pattern = if let Some((long, n)) = castle_prefix(rest) {
+        rest = &rest[n..];
+        MovePattern::Castle { long }
     } else {
-        if let Some(&c) = b.first() {
-            if matches!(c, b'K' | b'Q' | b'R' | b'B' | b'N') {
-                p.role = Some(Role::from_char(c as char)?);
-                i = 1;
-            }
+        let mut role = None;
+        if let Some(r) = rest.chars().next().and_then(piece_letter) {
+            role = Some(r);
+            lettered = true;
+            rest = &rest[1..];
         }
-        // The squares part as tokens: a file a-h, a one-digit rank, `x`.
-        let mut tokens = [0u8; 5];
+        // The squares: files, ranks and capture marks, five at most.
+        let mut parts = [Part::Capture; 5];
         let mut n = 0;
-        while i < b.len() && n < 5 {
-            let c = b[i];
-            let kind = match c {
-                b'a'..=b'h' => b'f',
-                b'1'..=b'9' if !b.get(i + 1).is_some_and(u8::is_ascii_digit) => b'r',
-                b'0'..=b'9' => return None,
-                b'x' => b'x',
-                _ => break,
+        while n < 5 {
+            let c = rest.chars().next();
+            let (part, len) = if let Some(f) = c.and_then(file_number) {
+                (Part::File(f), 1)
+            } else if let Some((r, len)) = rank_prefix(rest) {
+                (Part::Rank(r), len)
+            } else if c.is_some_and(is_capture_mark) {
+                (Part::Capture, 1)
+            } else {
+                break;
             };
-            tokens[n] = kind;
+            parts[n] = part;
             n += 1;
-            i += 1;
+            rest = &rest[len..];
         }
-        let start = i - n;
-        let at = |k: usize| b[start + k];
-        let file_of = |c: u8| (c - b'a' + 1) as i16;
-        let rank_of = |c: u8| (c - b'0') as i16;
-        (p.from_file, p.from_rank, p.capture) = match &tokens[..n] {
-            b"fr" => (None, None, false),
-            b"xfr" => (None, None, true),
-            b"ffr" => (Some(file_of(at(0))), None, false),
-            b"fxfr" => (Some(file_of(at(0))), None, true),
-            b"rfr" => (None, Some(rank_of(at(0))), false),
-            b"rxfr" => (None, Some(rank_of(at(0))), true),
-            b"frfr" => (Some(file_of(at(0))), Some(rank_of(at(1))), false),
-            b"frxfr" => (Some(file_of(at(0))), Some(rank_of(at(1))), true),
+        use Part::{Capture as X, File as F, Rank as R};
+        let (from_file, from_rank, to) = match parts[..n] {
+            [F(f), R(r)] => (None, None, (f, r)),
+            [X, F(f), R(r)] => {
+                capture = true;
+                (None, None, (f, r))
+            }
+            [F(a), F(f), R(r)] => (Some(a), None, (f, r)),
+            [F(a), X, F(f), R(r)] => {
+                capture = true;
+                (Some(a), None, (f, r))
+            }
+            [R(a), F(f), R(r)] => (None, Some(a), (f, r)),
+            [R(a), X, F(f), R(r)] => {
+                capture = true;
+                (None, Some(a), (f, r))
+            }
+            [F(a), R(b), F(f), R(r)] => (Some(a), Some(b), (f, r)),
+            [F(a), R(b), X, F(f), R(r)] => {
+                capture = true;
+                (Some(a), Some(b), (f, r))
+            }
             _ => return None,
         };
-        p.to = Square::new(file_of(at(n - 2)), rank_of(at(n - 1)));
-        if b.get(i) == Some(&b'=') {
-            let c = *b.get(i + 1)?;
-            if !c.is_ascii_uppercase() || b.get(i + 2) == Some(&b'=') {
+        let mut promotion = None;
+        if let Some(after) = rest.strip_prefix('=') {
+            let p = after.chars().next().and_then(piece_letter)?;
+            if after[1..].starts_with('=') {
                 return None;
             }
-            p.promotion = Some(Role::from_char(c as char)?);
-            i += 2;
+            promotion = Some(p);
+            rest = &after[1..];
         }
-    }
-    let rest = &body[i..];
-    let rest = if let Some(r) = rest.strip_prefix("++") {
-        p.check = Some(CheckMark::Mate);
-        r
-    } else if let Some(r) = rest.strip_prefix('#') {
-        p.check = Some(CheckMark::Mate);
-        r
-    } else if let Some(r) = rest.strip_prefix('+') {
-        p.check = Some(CheckMark::Check);
-        r
-    } else {
-        rest
+        MovePattern::Piece {
+            role: role.unwrap_or(crate::piece::Role::Pawn),
+            to: Square::new(to.0, to.1),
+            from_file,
+            from_rank,
+            promotion,
+        }
     };
-    p.glyph = match rest {
+    let check = check_mark_prefix(rest).map(|(c, n)| {
+        rest = &rest[n..];
+        c
+    });
+    let glyph = match rest {
         "" => None,
-        "!!" => Some("!!"),
-        "??" => Some("??"),
-        "!?" => Some("!?"),
-        "?!" => Some("?!"),
-        "!" => Some("!"),
-        "?" => Some("?"),
-        _ => return None,
+        g => Some(glyph_prefix(g).filter(|x| x.len() == g.len())?),
     };
-    Some(p)
-}
-
-/// The legal moves of `b` a plain SAN text names ([`Bits::find`], or
-/// [`Bits::castle`]). A pawn's move written with both coordinates
-/// (`e2e4`) is a coordinate move, which the generic path reads and notes:
-/// none here.
-pub fn find_plain(b: &Bits, san: &PlainSan) -> Found {
-    if let Some(long) = san.castle {
-        return b.castle(long);
-    }
-    if san.role.is_none() && san.from_file.is_some() && san.from_rank.is_some() {
-        return Found::None;
-    }
-    match bits::index(san.to) {
-        Some(to) => b.find(
-            san.role.unwrap_or(Role::Pawn),
-            to,
-            san.from_file,
-            san.from_rank,
-            san.promotion,
-        ),
-        None => Found::None,
-    }
-}
-
-/// Whether the game is over in `b` by a rule the position alone decides
-/// and that leaves legal moves: seventy-five moves without capture or pawn
-/// move, or a dead position (FI-5, GA-4). A mate or stalemate has no legal
-/// move to find, and repetitions are the game's to count.
-pub fn over_by_clock_or_material(b: &Bits) -> bool {
-    crate::position::seventy_five_moves(b.halfmove, "FI-5").is_some() || b.is_dead()
-}
-
-/// The check mark a move leading to `after` earns: check, mate or none.
-pub fn mark_after(after: &Bits) -> Option<CheckMark> {
-    if !after.in_check() {
-        None
-    } else if after.has_legal_move() {
-        Some(CheckMark::Check)
-    } else {
-        Some(CheckMark::Mate)
-    }
-}
-
-/// Writes a rank's number: on the boards the bitboards play, one digit,
-/// pushed without the formatter.
-fn push_rank(out: &mut String, rank: i16) {
-    match u8::try_from(rank) {
-        Ok(r @ 0..=9) => out.push(char::from(b'0' + r)),
-        _ => {
-            let _ = write!(out, "{rank}");
-        }
-    }
-}
-
-/// The canonical text of `m`, played in `b` to reach `after`, check mark
-/// included, written on the bitboards: what [`super::san::write_move`]
-/// writes for the move in chess and Gardner's minichess (a test compares
-/// the two). Rival moves are told apart as FIDE does, by the file, else
-/// the rank, else both, each tried with [`Bits::find`]; `alone` says the
-/// move is already known to be the only legal one of its kind onto its
-/// square (found without a file or rank), so that there is none to try.
-pub fn write_plain(b: &Bits, m: &BitMove, after: &Bits, alone: bool, out: &mut String) {
-    let (from, to) = (square(m.from), square(m.to));
-    let file = |s: Square| (b'a' + (s.file - 1) as u8) as char;
-    if m.kind == Kind::Castle {
-        out.push_str(if m.to < m.from { "O-O-O" } else { "O-O" });
-    } else {
-        let capture = b.captures(m);
-        if m.role == Role::Pawn {
-            if capture {
-                out.push(file(from));
-                out.push('x');
-            }
-        } else {
-            out.push(m.role.char());
-            let one = |f, r| matches!(b.find(m.role, m.to, f, r, None), Found::One(..));
-            if !alone && !one(None, None) {
-                if one(Some(from.file), None) {
-                    out.push(file(from));
-                } else if one(None, Some(from.rank)) {
-                    push_rank(out, from.rank);
-                } else {
-                    out.push(file(from));
-                    push_rank(out, from.rank);
-                }
-            }
-            if capture {
-                out.push('x');
-            }
-        }
-        out.push(file(to));
-        push_rank(out, to.rank);
-        if let Some(p) = m.promotion {
-            out.push('=');
-            out.push(p.char());
-        }
-    }
-    match mark_after(after) {
-        Some(CheckMark::Check) => out.push('+'),
-        Some(CheckMark::Mate) => out.push('#'),
-        None => {}
-    }
+    Some(PlainSan {
+        pattern,
+        lettered,
+        capture,
+        check,
+        glyph,
+    })
 }
 
 #[cfg(test)]

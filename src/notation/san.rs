@@ -14,26 +14,22 @@
 //! `Dialect::resolve`) gives a legal [`Move`] or says why there is none.
 
 use crate::error::{MoveError, ParseError, Span};
-use crate::mv::{Move, MoveKind, PieceMove, SwapSequence, SwapStep};
+use crate::mv::{Move, MoveKind, MovePattern, PieceMove, SwapSequence, SwapStep};
 use crate::notation::square::{file, rank, square};
 use crate::piece::{Role, Roles, MOVE_ORDER};
 use crate::position::Position;
 use crate::square::Square;
+use crate::variant::{FastLine, FastMove};
 use nom::branch::alt;
-use nom::bytes::complete::tag;
-use nom::character::complete::{char, one_of, satisfy, space0};
-use nom::combinator::{map, opt, success};
+use nom::character::complete::{anychar, char, satisfy, space0};
+use nom::combinator::{map, map_opt, opt, success};
 use nom::multi::{many0, many1};
 use nom::sequence::{delimited, preceded};
 use nom::{IResult, Parser};
 
-/// `+` or `#` (also `++`) after a move.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum CheckMark {
-    Check,
-    Mate,
-}
+pub use crate::position::CheckMark;
 
+/// `+` or `#` (also `++` when read) after a move.
 impl CheckMark {
     pub fn as_str(self) -> &'static str {
         match self {
@@ -108,12 +104,75 @@ pub struct ParsedMove {
     pub glyph: Option<&'static str>,
 }
 
+/// A piece letter: the kind of piece an upper-case letter names (`N` of
+/// `Nf3`, `Q` of `e8=Q`). With [`is_capture_mark`], [`check_mark_prefix`],
+/// [`glyph_prefix`], [`castle_prefix`] and the squares of
+/// `notation::square`, the one definition of each part of a move's text,
+/// read by this grammar and by the plain reader (`notation::plain`) alike.
+pub fn piece_letter(c: char) -> Option<Role> {
+    if c.is_ascii_uppercase() {
+        Role::from_char(c)
+    } else {
+        None
+    }
+}
+
+/// A capture mark between squares: `x`, or `:` in older texts.
+pub fn is_capture_mark(c: char) -> bool {
+    matches!(c, 'x' | ':')
+}
+
+/// The check marks as read, longest first: `++` (mate, in older texts),
+/// `#` and `+`.
+const CHECK_MARKS: [(&str, CheckMark); 3] = [
+    ("++", CheckMark::Mate),
+    ("#", CheckMark::Mate),
+    ("+", CheckMark::Check),
+];
+
+/// The check mark at the start of `text`, with its length.
+pub fn check_mark_prefix(text: &str) -> Option<(CheckMark, usize)> {
+    CHECK_MARKS
+        .iter()
+        .find(|(t, _)| text.starts_with(t))
+        .map(|&(t, c)| (c, t.len()))
+}
+
+/// The move glyphs (annotation symbols), longest first.
+const GLYPHS: [&str; 6] = ["!!", "??", "!?", "?!", "!", "?"];
+
+/// The glyph at the start of `text`.
+pub fn glyph_prefix(text: &str) -> Option<&'static str> {
+    GLYPHS.into_iter().find(|g| text.starts_with(g))
+}
+
+/// Castling at the start of `text`, `O-O-O` or `O-O` (also with zeros):
+/// whether it is long, and the length read.
+pub fn castle_prefix(text: &str) -> Option<(bool, usize)> {
+    [
+        ("O-O-O", true),
+        ("0-0-0", true),
+        ("O-O", false),
+        ("0-0", false),
+    ]
+    .into_iter()
+    .find(|(t, _)| text.starts_with(t))
+    .map(|(t, long)| (long, t.len()))
+}
+
+/// A `nom` parser of what `read` reads at the start of its input.
+fn prefix<T>(read: impl Fn(&str) -> Option<(T, usize)>) -> impl Fn(&str) -> IResult<&str, T> {
+    move |input| match read(input) {
+        Some((value, n)) => Ok((&input[n..], value)),
+        None => Err(nom::Err::Error(nom::error::Error::new(
+            input,
+            nom::error::ErrorKind::Tag,
+        ))),
+    }
+}
+
 fn role_letter(input: &str) -> IResult<&str, Role> {
-    map(
-        satisfy(|c| c.is_ascii_uppercase() && Role::from_char(c).is_some()),
-        |c| Role::from_char(c).unwrap_or(Role::Pawn),
-    )
-    .parse(input)
+    map_opt(anychar, piece_letter).parse(input)
 }
 
 fn promotion(input: &str) -> IResult<&str, Vec<Role>> {
@@ -127,7 +186,7 @@ fn promotion(input: &str) -> IResult<&str, Vec<Role>> {
 }
 
 fn separator(input: &str) -> IResult<&str, bool> {
-    map(one_of("-x:"), |c| c != '-').parse(input)
+    map(satisfy(|c| c == '-' || is_capture_mark(c)), |c| c != '-').parse(input)
 }
 
 type Origin = (Option<i16>, Option<i16>, bool, Square);
@@ -226,36 +285,15 @@ fn swap_move(input: &str) -> IResult<&str, MoveText> {
 }
 
 fn castle(input: &str) -> IResult<&str, MoveText> {
-    alt((
-        map(alt((tag("O-O-O"), tag("0-0-0"))), |_| MoveText::Castle {
-            long: true,
-        }),
-        map(alt((tag("O-O"), tag("0-0"))), |_| MoveText::Castle {
-            long: false,
-        }),
-    ))
-    .parse(input)
+    map(prefix(castle_prefix), |long| MoveText::Castle { long }).parse(input)
 }
 
 fn check_mark(input: &str) -> IResult<&str, Option<CheckMark>> {
-    opt(alt((
-        map(tag("++"), |_| CheckMark::Mate),
-        map(tag("#"), |_| CheckMark::Mate),
-        map(tag("+"), |_| CheckMark::Check),
-    )))
-    .parse(input)
+    opt(prefix(check_mark_prefix)).parse(input)
 }
 
 fn glyph(input: &str) -> IResult<&str, Option<&'static str>> {
-    opt(alt((
-        map(tag("!!"), |_| "!!"),
-        map(tag("??"), |_| "??"),
-        map(tag("!?"), |_| "!?"),
-        map(tag("?!"), |_| "?!"),
-        map(tag("!"), |_| "!"),
-        map(tag("?"), |_| "?"),
-    )))
-    .parse(input)
+    opt(prefix(|t| glyph_prefix(t).map(|g| (g, g.len())))).parse(input)
 }
 
 /// Parses a move with its suffixes from the start of `input`, leaving the
@@ -507,19 +545,23 @@ pub fn explain_illegal(pos: &Position, text: &MoveText) -> MoveError {
 /// The move in the variant's canonical notation with its check mark.
 pub fn write_move(pos: &Position, mv: &Move) -> String {
     let mut text = super::dialect(pos.variant).write_move(pos, mv);
-    let after = pos.play_unchecked(mv);
-    text.push_str(pos.variant.rules().check_mark(&after));
+    push_check_mark(&mut text, pos.play_unchecked(mv).check());
     text
+}
+
+/// Writes the check mark of a move that gives `check` (nothing for none).
+pub fn push_check_mark(out: &mut String, check: Option<CheckMark>) {
+    if let Some(c) = check {
+        out.push_str(c.as_str());
+    }
 }
 
 /// Several moves of one position, each as [`write_move`] writes it, in
 /// time linear in their number (see `Dialect::write_moves`).
 pub fn write_moves(pos: &Position, moves: &[Move]) -> Vec<String> {
-    let rules = pos.variant.rules();
     let mut texts = super::dialect(pos.variant).write_moves(pos, moves);
     for (text, mv) in texts.iter_mut().zip(moves) {
-        let after = pos.play_unchecked(mv);
-        text.push_str(rules.check_mark(&after));
+        push_check_mark(text, pos.play_unchecked(mv).check());
     }
     texts
 }
@@ -553,21 +595,68 @@ pub fn write_san(pos: &Position, mv: &Move, legal: &[Move]) -> String {
         Move::Swap(s) => return write_swap(s),
         Move::Piece(m) => m,
     };
+    let mut s = String::new();
+    write_piece_san(&mut s, m, is_capture(pos, m), |file, rank| {
+        !legal.iter().filter_map(|x| x.piece()).any(|x| {
+            x.role == m.role
+                && x.to == m.to
+                && x.from != m.from
+                && x.carried == m.carried
+                && file.is_none_or(|f| x.from.file == f)
+                && rank.is_none_or(|r| x.from.rank == r)
+        })
+    });
+    s
+}
+
+/// The canonical text of `m`, played on the fast line `line` to reach
+/// `after`, check mark included: what [`write_move`] writes for the move
+/// (a test compares the two). `alone` says the move is already known to
+/// be the only legal one of its kind onto its square (found without a
+/// file or rank), so that there are no rivals to look for.
+pub fn write_fast(line: &FastLine, m: &FastMove, after: &FastLine, alone: bool, out: &mut String) {
+    let pm = line.piece_move(m);
+    write_piece_san(out, &pm, line.captures(m), |file, rank| {
+        (alone && file.is_none() && rank.is_none())
+            || line.names_one(&MovePattern::Piece {
+                role: pm.role,
+                to: pm.to,
+                from_file: file,
+                from_rank: rank,
+                promotion: None,
+            })
+    });
+    push_check_mark(out, after.check());
+}
+
+/// The one SAN writer of a single piece's move, without check mark:
+/// castling, a pawn's move (its file before a capture), or the piece's
+/// letters, its origin as FIDE disambiguates it (nothing, else the file,
+/// else the rank, else the square), the capture mark, the square, the
+/// promotions and a Building placement. `alone(file, rank)` says whether
+/// the move is the only legal one of its kind (and carried pieces) onto
+/// its square from a square on that file and rank (either may be open).
+fn write_piece_san(
+    s: &mut String,
+    m: &PieceMove,
+    capture: bool,
+    alone: impl Fn(Option<i16>, Option<i16>) -> bool,
+) {
+    use std::fmt::Write;
     if let MoveKind::Castle { .. } = m.kind {
-        return if m.to.file < m.from.file {
+        s.push_str(if m.to.file < m.from.file {
             "O-O-O"
         } else {
             "O-O"
-        }
-        .to_string();
+        });
+        return;
     }
-    let capture = is_capture(pos, m);
-    let mut s = String::new();
     if m.role == Role::Pawn && m.carried.is_empty() {
         if capture {
-            s.push(m.from.file_char().unwrap_or('?'));
-            if !m.from.is_algebraic() {
-                s = m.from.to_string();
+            if m.from.is_algebraic() {
+                s.push(m.from.file_char().unwrap_or('?'));
+            } else {
+                let _ = write!(s, "{}", m.from);
             }
             s.push('x');
         }
@@ -576,37 +665,26 @@ pub fn write_san(pos: &Position, mv: &Move, legal: &[Move]) -> String {
         for r in m.carried.iter_in(&MOVE_ORDER) {
             s.push(r.char());
         }
-        let rivals: Vec<&PieceMove> = legal
-            .iter()
-            .filter_map(|x| x.piece())
-            .filter(|x| {
-                x.role == m.role && x.to == m.to && x.from != m.from && x.carried == m.carried
-            })
-            .collect();
-        if !rivals.is_empty() {
-            let file_unique = rivals.iter().all(|x| x.from.file != m.from.file);
-            let rank_unique = rivals.iter().all(|x| x.from.rank != m.from.rank);
+        if !alone(None, None) {
             // A file letter `x` would read back as a capture mark.
             let file_letter = m.from.is_algebraic() && m.from.file_char() != Some('x');
-            if file_letter && file_unique {
+            if file_letter && alone(Some(m.from.file), None) {
                 s.push(m.from.file_char().unwrap_or('?'));
-            } else if m.from.is_algebraic() && rank_unique {
-                s.push_str(&m.from.rank.to_string());
+            } else if m.from.is_algebraic() && alone(None, Some(m.from.rank)) {
+                let _ = write!(s, "{}", m.from.rank);
             } else {
-                s.push_str(&m.from.to_string());
+                let _ = write!(s, "{}", m.from);
             }
         }
         if capture {
             s.push('x');
         }
     }
-    s.push_str(&m.to.to_string());
+    let _ = write!(s, "{}", m.to);
     s.push_str(&promotion_suffix(m));
     if let Some(p) = m.place {
-        s.push_str(" @");
-        s.push_str(&p.to_string());
+        let _ = write!(s, " @{p}");
     }
-    s
 }
 
 /// Long algebraic: `Ng1-f3`, `e7xd8=Q`, `QKc2-c4`, `Kc5-prison`, with the

@@ -4,28 +4,46 @@
 use crate::square::Square;
 use nom::branch::alt;
 use nom::bytes::complete::tag;
-use nom::character::complete::{char, digit1, one_of, space0};
-use nom::combinator::{map, map_res, opt, recognize, verify};
+use nom::character::complete::{anychar, char, digit1, space0};
+use nom::combinator::{map, map_opt, map_res, opt, recognize, verify};
 use nom::sequence::delimited;
 use nom::{IResult, Parser};
 
-/// A file letter `a`..`w` as a file number from 1 (`x` is the capture
+/// The number of a file letter, from 1: `a`..`w` (`x` is the capture
 /// mark, so files past `w` are written `(f,r)`; see
-/// [`Square::is_algebraic`]).
-pub fn file(input: &str) -> IResult<&str, i16> {
-    map(one_of("abcdefghijklmnopqrstuvw"), |c| {
-        (c as u8 - b'a' + 1) as i16
-    })
-    .parse(input)
+/// [`Square::is_algebraic`]). The one definition of a file letter, for the
+/// grammar ([`file`]) and the plain reader (`notation::plain`).
+pub fn file_number(c: char) -> Option<i16> {
+    ('a'..='w')
+        .contains(&c)
+        .then(|| (c as u8 - b'a' + 1) as i16)
 }
 
-/// A rank number 1..99 (no leading zero).
+/// A rank number at the start of `text`: 1..99, no leading zero, not
+/// followed by another digit; with the length read. The one definition of
+/// a rank, for [`rank`] and the plain reader.
+pub fn rank_prefix(text: &str) -> Option<(i16, usize)> {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    if !(1..=2).contains(&digits) || text.starts_with('0') {
+        return None;
+    }
+    Some((text[..digits].parse().ok()?, digits))
+}
+
+/// A file letter as a file number ([`file_number`]).
+pub fn file(input: &str) -> IResult<&str, i16> {
+    map_opt(anychar, file_number).parse(input)
+}
+
+/// A rank number 1..99 ([`rank_prefix`]).
 pub fn rank(input: &str) -> IResult<&str, i16> {
-    map_res(
-        verify(digit1, |d: &str| !d.starts_with('0') && d.len() <= 2),
-        |d: &str| d.parse::<i16>(),
-    )
-    .parse(input)
+    match rank_prefix(input) {
+        Some((r, n)) => Ok((&input[n..], r)),
+        None => Err(nom::Err::Error(nom::error::Error::new(
+            input,
+            nom::error::ErrorKind::Digit,
+        ))),
+    }
 }
 
 /// The largest file or rank number written as `(f,r)`. No board this

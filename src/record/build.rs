@@ -15,15 +15,15 @@
 //! fits, it takes it and goes on (a `resync` note says so). A diagram
 //! written after the error sets the position outright.
 
+use super::current::{normalize_result, Current};
 use super::diagram::{compare_diagram, read_diagram, setup_position, DiagramBoard};
 use super::game::{Game, Options};
-use super::line::{normalize_result, Current, History, Lane, Line, Sync};
+use super::line::{History, Line, Sync};
 use super::{Event, Issue, IssueKind, Location};
 use crate::color::Color;
 use crate::error::Span;
 use crate::position::Position;
-use crate::variant::chess::bits::Bits;
-use crate::variant::Variant;
+use crate::variant::{FastLine, Variant};
 
 /// Plays the events of readers into [`Game`]s.
 pub struct Builder {
@@ -36,8 +36,8 @@ pub struct Builder {
     /// Positions no longer used, kept for the next game's history so that
     /// playing a move allocates nothing.
     spare: Vec<Position>,
-    /// The fast lane's trail (`Lane::trail`), emptied, for the next game.
-    trail: Vec<Bits>,
+    /// The fast lane's trail ([`Line::take_trail`]), emptied, for the next game.
+    trail: Vec<FastLine>,
     /// Finished games, for the caller to take.
     pub done: Vec<Game>,
 }
@@ -283,13 +283,8 @@ impl Builder {
             setup: self.carried.take(),
             side_hint: None,
             first_number: None,
-            line: Line {
-                lane: Lane {
-                    board: None,
-                    trail: std::mem::take(&mut self.trail),
-                },
-                ..Line::new(start, History::default(), Sync::Yes, true)
-            },
+            line: Line::new(start, History::default(), Sync::Yes, true)
+                .with_trail(std::mem::take(&mut self.trail)),
             saved: Vec::new(),
             pending: None,
             result_written: None,
@@ -392,9 +387,8 @@ impl Builder {
         };
         cur.game.start = start.clone();
         cur.game.end = start.clone();
-        let trail = std::mem::take(&mut cur.line.lane.trail);
-        cur.line = Line::new(start, History::default(), Sync::Yes, true);
-        cur.line.lane.trail = trail;
+        let trail = cur.line.take_trail();
+        cur.line = Line::new(start, History::default(), Sync::Yes, true).with_trail(trail);
     }
 
     fn end(&mut self, next_follows: bool) {
@@ -412,10 +406,9 @@ impl Builder {
         cur.game.comments.extend(waiting);
         if cur.game.readable {
             if let Some(d) = cur.pending.take() {
-                cur.line.settle_pos();
                 if matches!(cur.line.sync, Sync::Yes) {
                     let mut issues = Vec::new();
-                    let same = compare_diagram(&d, &cur.line.pos, &mut issues);
+                    let same = compare_diagram(&d, cur.line.pos(), &mut issues);
                     if !same && next_follows {
                         // Not this game's last position: the next game's
                         // start (a problem after a game, or a game after a
@@ -433,8 +426,7 @@ impl Builder {
                 None
             };
             cur.check_result_tag();
-            cur.line.settle_pos();
-            cur.game.end = cur.line.pos.clone();
+            cur.game.end = cur.line.pos().clone();
             cur.game.plies = cur.line.written;
         }
         cur.game.result = cur
@@ -444,9 +436,8 @@ impl Builder {
             .or_else(|| cur.result_tag.as_ref().map(|(r, _)| normalize_result(r)));
         self.spare = std::mem::take(&mut cur.spare);
         let room = SPARE.saturating_sub(self.spare.len());
-        self.trail = std::mem::take(&mut cur.line.lane.trail);
-        self.trail.clear();
-        cur.line.history.recycle(&mut self.spare, room);
+        self.trail = cur.line.take_trail();
+        cur.line.recycle(&mut self.spare, room);
         self.done.push(cur.game);
     }
 }

@@ -1,7 +1,8 @@
-//! The fast lane: a line of FIDE chess on the standard board (or of
-//! Gardner minichess) played on bitboards ([`Bits`]) instead of the generic position, for the moves
+//! The fast lane: a line played on the variant's fast line
+//! ([`FastLine`](crate::variant::FastLine): FIDE chess and Gardner
+//! minichess on bitboards) instead of the general position, for the moves
 //! that need nothing but to be resolved, played and have their check mark
-//! confirmed (issue 19: verifying a large PGN file).
+//! confirmed (verifying a large PGN file).
 //!
 //! A move takes the lane only when all of it is plain: a plain SAN text
 //! ([`plain_san`]), the move number (if written) right, exactly one legal
@@ -9,17 +10,15 @@
 //! after it says. Anything else, a problem or a note above all, goes to
 //! the generic [`Current::play`] from the same position, so every report
 //! is the generic one; the lane only ever says "this move is fine".
-//! While the lane runs, the line's `pos` and `history` wait (see
-//! [`super::line::Lane`]) and are brought up to date when read.
+//! While the lane runs, the line's position and history wait and are
+//! brought up to date when read ([`super::line::Line::pos`]).
 
+use super::current::Current;
 use super::game::{Options, PlayedMove};
 use super::lexer::glyph_nag;
-use super::line::Current;
 use crate::color::Color;
 use crate::mv::Move;
-use crate::notation::plain::{find_plain, mark_after, over_by_clock_or_material, plain_san};
-use crate::variant::chess::bits::{Bits, Found};
-use crate::variant::Variant;
+use crate::notation::plain::plain_san;
 
 impl Current {
     /// Plays a written move in the fast lane, if it can be; false (and
@@ -29,38 +28,29 @@ impl Current {
             return false;
         }
         let line = &mut self.line;
-        let board = match line.lane.board {
-            Some(b) => b,
-            None if matches!(line.pos.variant, Variant::Chess | Variant::Gardner) => {
-                match Bits::from_position(&line.pos) {
-                    Some(b) => b,
-                    None => return false,
-                }
-            }
-            None => return false,
+        let Some(board) = line.fast_line() else {
+            return false;
         };
         if let Some((n, black, _)) = line.number {
-            if n != board.fullmove || black != (board.turn == Color::Black) {
+            if n != board.fullmove() || black != (board.turn() == Color::Black) {
                 return false;
             }
         }
         let Some(san) = plain_san(text) else {
             return false;
         };
-        let Found::One(m, after) = find_plain(&board, &san) else {
+        let Some((m, after)) = board.play(&san.pattern) else {
             return false;
         };
         // The game over before the move.
-        if over_by_clock_or_material(&board) {
+        if board.ended_with_moves() {
             return false;
         }
-        let mark = mark_after(&after);
-        if mark != san.check {
+        if after.check() != san.check {
             return false;
         }
         line.number = None;
-        line.lane.trail.push(board);
-        line.lane.board = Some(after);
+        line.advance_fast(board, after);
         if opts.keep_moves {
             let mut kept = PlayedMove::new(Move::Piece(board.piece_move(&m)), text);
             kept.nags.extend(san.glyph.and_then(glyph_nag));

@@ -1,50 +1,45 @@
 //! One line of play in the builder (the main line or a variation): its
-//! moves played and checked, the resync after an error, diagrams after a
-//! move, and the result.
+//! position, kept current behind [`Line::pos`] while the fast lane plays
+//! moves on a [`FastLine`], and the positions before each move.
 
-use super::diagram::{compare_diagram, setup_position, DiagramBoard};
-use super::game::{Game, Options, PlayedMove};
-use super::lexer::{glyph_nag, is_null_move};
-use super::{Issue, IssueKind};
-use crate::color::Color;
-use crate::error::{MoveError, Span};
-use crate::limits::MAX_PLIES;
-use crate::mv::Move;
-use crate::notation::movetext::move_number;
-use crate::notation::san::{self, CheckMark};
+use crate::error::Span;
 use crate::position::{Outcome, Position};
-use crate::variant::chess::bits::Bits;
+use crate::variant::FastLine;
 use std::rc::Rc;
 
 /// Where the builder stands in one line of play (the main line or a
 /// variation).
 #[derive(Clone, Debug)]
 pub(super) struct Line {
-    pub(super) pos: Position,
-    /// Positions before each move played in this line, oldest first.
-    pub(super) history: History,
+    /// The position: current unless the fast lane holds the line
+    /// (`lane.board` set), read through [`Line::pos`], which brings it up
+    /// to date.
+    pos: Position,
+    /// Positions before each move played in this line, oldest first
+    /// (those of the lane's `trail` follow), read through
+    /// [`Line::history`].
+    history: History,
+    /// The fast lane's board and trail (see [`Lane`]).
+    lane: Lane,
+    /// The last [`Line::outcome`], with the `written` and plies it was
+    /// judged at.
+    judged: Option<((usize, usize), Option<Outcome>)>,
     /// The move number just read, waiting for its move.
     pub(super) number: Option<(u32, bool, Span)>,
     pub(super) sync: Sync,
     /// Moves written in this line since its start (played or not).
     pub(super) written: usize,
     pub(super) main: bool,
-    /// The fast lane's board and trail (see [`Lane`]).
-    pub(super) lane: Lane,
-    /// The last [`Line::outcome`], with the `written` and plies it was
-    /// judged at.
-    pub(super) judged: Option<((usize, usize), Option<Outcome>)>,
 }
 
-/// A line of FIDE chess played on bitboards (`record/lane.rs`): while
-/// `board` is set it is the line's position and `pos` is out of date;
-/// `trail` holds the positions before the moves played so since the last
-/// [`Line::settle`], which follow those in `history`. Every reader of
-/// `pos` or `history` but the fast lane settles first.
+/// A line played on a fast line (`record/lane.rs`): while `board` is set
+/// it is the line's position; `trail` holds the positions before the moves
+/// played so since the line last settled, which follow those in
+/// `history`.
 #[derive(Clone, Debug, Default)]
-pub(super) struct Lane {
-    pub(super) board: Option<Bits>,
-    pub(super) trail: Vec<Bits>,
+struct Lane {
+    board: Option<FastLine>,
+    trail: Vec<FastLine>,
 }
 
 impl Line {
@@ -53,25 +48,33 @@ impl Line {
         Line {
             pos,
             history,
+            lane: Lane::default(),
+            judged: None,
             number: None,
             sync,
             written: 0,
             main,
-            lane: Lane::default(),
-            judged: None,
         }
     }
 
-    /// Brings `pos` up to date with the fast lane.
-    pub(super) fn settle_pos(&mut self) {
+    /// The line's position, brought up to date with the fast lane.
+    pub(super) fn pos(&mut self) -> &Position {
         if let Some(b) = self.lane.board.take() {
             b.write_into(&mut self.pos);
         }
+        &self.pos
     }
 
-    /// Brings `pos` and `history` up to date with the fast lane.
-    pub(super) fn settle(&mut self) {
-        self.settle_pos();
+    /// The positions before each move, brought up to date with the fast
+    /// lane.
+    pub(super) fn history(&mut self) -> &History {
+        self.settle();
+        &self.history
+    }
+
+    /// Brings the position and the history up to date.
+    fn settle(&mut self) {
+        self.pos();
         for b in std::mem::take(&mut self.lane.trail) {
             let mut p = self.pos.clone();
             b.write_into(&mut p);
@@ -84,14 +87,73 @@ impl Line {
         self.history.len() + self.lane.trail.len()
     }
 
+    /// The line's position as a fast line, where its variant has one that
+    /// can hold it.
+    pub(super) fn fast_line(&self) -> Option<FastLine> {
+        match self.lane.board {
+            Some(b) => Some(b),
+            None => self.pos.fast_line(),
+        }
+    }
+
+    /// A move played on the fast lane, from `from` (the line's
+    /// [`Line::fast_line`]) to `after`.
+    pub(super) fn advance_fast(&mut self, from: FastLine, after: FastLine) {
+        self.lane.trail.push(from);
+        self.lane.board = Some(after);
+    }
+
+    /// A move played from the line's position to `after`.
+    pub(super) fn advance(&mut self, after: Position) {
+        self.settle();
+        let before = std::mem::replace(&mut self.pos, after);
+        self.history.push(before);
+        self.judged = None;
+    }
+
+    /// The line taken up again at `after`, reached by a move from
+    /// `before`, the position it was lost at, with the history before
+    /// that as it stood (the resync after an error).
+    pub(super) fn restart_after(&mut self, before: Position, after: Position) {
+        self.settle();
+        self.pos = before;
+        self.advance(after);
+    }
+
+    /// The line taken up again at `pos`, with nothing before it that
+    /// counts any more (a diagram shows the position after a gap).
+    pub(super) fn restart(&mut self, pos: Position) {
+        self.lane = Lane::default();
+        self.pos = pos;
+        self.history.clear();
+        self.judged = None;
+    }
+
+    /// Gives up the line's history for reuse: up to `room` of the
+    /// positions no other line shares go to `spare` (the builder's pool).
+    pub(super) fn recycle(&mut self, spare: &mut Vec<Position>, room: usize) {
+        self.history.recycle(spare, room);
+    }
+
+    /// The lane's trail, emptied, for reuse by the next line.
+    pub(super) fn take_trail(&mut self) -> Vec<FastLine> {
+        let mut trail = std::mem::take(&mut self.lane.trail);
+        trail.clear();
+        trail
+    }
+
+    /// Takes `trail`, an empty list from the pool, for the lane's trail.
+    pub(super) fn with_trail(mut self, trail: Vec<FastLine>) -> Line {
+        self.lane.trail = trail;
+        self
+    }
+
     /// The end of the game at the current position, by the position or by
     /// the history that led to it (`Rules::history_outcome`, asked only of
     /// a variant whose rules look back).
     pub(super) fn outcome(&mut self) -> Option<Outcome> {
-        // FIDE chess and Gardner minichess look only at the position: on
-        // the lane's board.
         if let Some(b) = &self.lane.board {
-            return crate::variant::chess::outcome_of(b);
+            return b.outcome();
         }
         // Asked at the result and again at the game's end: looked up the
         // second time (a look back copies the history).
@@ -102,14 +164,13 @@ impl Line {
             }
         }
         let o = self.pos.outcome().or_else(|| {
-            let rules = self.pos.variant.rules();
-            if !rules.looks_back() {
+            if !self.pos.variant.spec().looks_back {
                 return None;
             }
             self.settle();
             let mut all = self.history.to_vec();
             all.push(self.pos.clone());
-            rules.history_outcome(&all)
+            self.pos.variant.rules().history_outcome(&all)
         });
         self.judged = Some((at, o.clone()));
         o
@@ -236,590 +297,4 @@ pub(super) enum Sync {
     },
     /// No way to go on until a diagram shows the position.
     Gone,
-}
-
-pub(super) struct Current {
-    pub(super) game: Game,
-    pub(super) started: bool,
-    pub(super) variant_tag: Option<(String, Span)>,
-    pub(super) fen_tag: Option<(String, Span)>,
-    pub(super) result_tag: Option<(String, Span)>,
-    pub(super) setup: Option<DiagramBoard>,
-    pub(super) side_hint: Option<Color>,
-    pub(super) first_number: Option<(u32, bool)>,
-    pub(super) line: Line,
-    pub(super) saved: Vec<Line>,
-    /// A diagram after a move, checked when the next move, diagram or the
-    /// end of the game shows which position it means.
-    pub(super) pending: Option<DiagramBoard>,
-    pub(super) result_written: Option<(String, Span)>,
-    pub(super) legend_noted: bool,
-    /// Positions to copy into instead of allocating (see `Builder`).
-    pub(super) spare: Vec<Position>,
-    /// Where each of `game.tags` was written (its value), to report a
-    /// repeated tag.
-    pub(super) tag_spans: Vec<Span>,
-    pub(super) coordinates_noted: bool,
-    /// With `keep_moves`: the moves of the variations being read, one
-    /// list a level, and comments waiting for the next move of the line.
-    pub(super) variation_moves: Vec<Vec<PlayedMove>>,
-    pub(super) waiting_comments: Vec<String>,
-}
-
-pub(super) fn side(color: Color) -> &'static str {
-    color.name()
-}
-
-pub(super) fn normalize_result(r: &str) -> String {
-    match r.trim() {
-        "½-½" => "1/2-1/2".to_string(),
-        other => other.to_string(),
-    }
-}
-
-/// `g1f3`, `e7e8q`: a move written as two squares without a separator,
-/// as engines write it.
-fn is_coordinate_move(text: &str) -> bool {
-    let b = text.as_bytes();
-    let square = |i: usize| {
-        b.get(i).is_some_and(u8::is_ascii_lowercase) && b.get(i + 1).is_some_and(u8::is_ascii_digit)
-    };
-    (4..=6).contains(&b.len())
-        && square(0)
-        && (square(2) || square(3))
-        && !text.contains(['-', 'x', ':'])
-}
-
-impl Current {
-    /// Keeps a move played on the current line (with `keep_moves`), the
-    /// comments waiting for it before it.
-    pub(super) fn keep(&mut self, mut m: PlayedMove) {
-        m.before = std::mem::take(&mut self.waiting_comments);
-        let list = if self.line.main {
-            &mut self.game.moves
-        } else {
-            match self.variation_moves.last_mut() {
-                Some(l) => l,
-                None => return,
-            }
-        };
-        list.push(m);
-    }
-
-    /// The last move kept on the current line.
-    pub(super) fn last_kept(&mut self) -> Option<&mut PlayedMove> {
-        if self.line.main {
-            self.game.moves.last_mut()
-        } else {
-            self.variation_moves.last_mut()?.last_mut()
-        }
-    }
-
-    pub(super) fn on_move(&mut self, text: &str, span: Span, opts: &Options) {
-        self.line.written += 1;
-        if self.line.main && self.pending.is_some() {
-            self.line.settle_pos();
-            if let (Some(d), Sync::Yes) = (self.pending.take(), &self.line.sync) {
-                compare_diagram(&d, &self.line.pos, &mut self.game.issues);
-            }
-        }
-        let plies = self.line.plies();
-        match &mut self.line.sync {
-            Sync::Gone => {}
-            Sync::Lost { following, .. } => {
-                following.push((text.to_string(), span));
-                self.try_resync(false, opts);
-            }
-            Sync::Yes if plies >= MAX_PLIES => {
-                self.game.issues.push(
-                    Issue::error(
-                        IssueKind::Syntax,
-                        span,
-                        format!(
-                            "the line is longer than the limit of {MAX_PLIES} half-moves a game; it is not checked from here on"
-                        ),
-                    )
-                    .expected(format!("at most {MAX_PLIES} half-moves"))
-                    .found(text.to_string()),
-                );
-                self.line.sync = Sync::Gone;
-            }
-            Sync::Yes => {
-                if !self.play_fast(text, opts) {
-                    self.play(text, span, opts);
-                }
-            }
-        }
-    }
-
-    /// Plays one written move on the current line; on failure reports it
-    /// and marks the line lost.
-    pub(super) fn play(&mut self, text: &str, span: Span, opts: &Options) -> bool {
-        self.line.settle();
-        let pos = &self.line.pos;
-        if let Some((n, black, nspan)) = self.line.number.take() {
-            if n != pos.fullmove || black != (pos.turn == Color::Black) {
-                let at = move_number(pos);
-                let written = format!("{n}{}", if black { "..." } else { "." });
-                self.game.issues.push(
-                    Issue::warning(
-                        IssueKind::MoveNumber,
-                        nspan,
-                        format!(
-                            "move number {written} stands before {}'s move {at}",
-                            side(pos.turn)
-                        ),
-                    )
-                    .expected(at.clone())
-                    .found(written),
-                );
-            }
-        }
-        let parsed = match san::parse_text(text) {
-            Ok(p) => p,
-            Err(_) if is_null_move(text) => {
-                let issue = Issue::error(
-                    IssueKind::UnparsableMove,
-                    span,
-                    format!("{text:?} is a null move (a pass, as databases and engines write one): no variant here lets a side pass, so the game cannot be followed past it"),
-                )
-                .expected(format!("a move for {}", side(pos.turn)))
-                .found(text);
-                return self.fail(issue, &move_number(pos), span);
-            }
-            Err(e) => {
-                // The caret goes under the whole token; the message says
-                // where in it the trouble starts.
-                let (detail, wanted) = match e.message.split_once("; expected ") {
-                    Some((d, x)) => (format!(": {d}"), x.to_string()),
-                    None => (
-                        String::new(),
-                        e.message
-                            .strip_prefix("expected ")
-                            .unwrap_or(&e.message)
-                            .to_string(),
-                    ),
-                };
-                let issue = Issue::error(
-                    IssueKind::UnparsableMove,
-                    span,
-                    format!("cannot read the move {text:?}{detail}"),
-                )
-                .expected(wanted)
-                .found(text);
-                return self.fail(issue, &move_number(pos), span);
-            }
-        };
-        let rules = pos.variant.rules();
-        // `Position::play_with_effects` in two steps: `Dialect::resolve`
-        // already returns only legal moves, so its legality check is not
-        // made twice (that halves the work per move); the game-over check
-        // stays.
-        let mv = match crate::notation::dialect(pos.variant).resolve(pos, &parsed.text) {
-            Ok(mv) => mv,
-            Err(e) => {
-                let issue = self.move_error(e, text, span);
-                return self.fail(issue, &move_number(pos), span);
-            }
-        };
-        if rules.outcome_with_move(pos).is_some() {
-            let issue = self.move_error(MoveError::illegal("the game is over"), text, span);
-            return self.fail(issue, &move_number(pos), span);
-        }
-        // The position after the move, in a copy from the pool (no
-        // allocation once the pool is warm).
-        let mut after = self.spare.pop().unwrap_or_else(|| pos.clone());
-        after.clone_from(pos);
-        rules.apply(&mut after, &mv);
-        let expected = rules.check_mark(&after);
-        let found = parsed.check.map(CheckMark::as_str).unwrap_or("");
-        if expected != found {
-            let mark_at = text.find(['+', '#']);
-            let s = match mark_at {
-                Some(i) => Span::new(
-                    span.start + i,
-                    span.start + text.trim_end_matches(['!', '?']).len(),
-                ),
-                None => span,
-            };
-            let message = match (expected, found) {
-                ("+", "") => "the move gives check but is not marked +",
-                ("#", "") => "the move mates but is not marked #",
-                ("#", _) => "the move mates: the mark should be #",
-                ("+", _) => "the move gives check but does not mate: the mark should be +",
-                (_, "#") => "the move does not mate",
-                _ => "the move does not give check",
-            };
-            let rule = if expected == "#" || found == "#" {
-                after.outcome().map(|o| o.rule).or(Some("FI-4"))
-            } else {
-                None
-            };
-            let shown = |m: &str| {
-                if m.is_empty() {
-                    "no mark".to_string()
-                } else {
-                    m.to_string()
-                }
-            };
-            self.game.issues.push(Issue {
-                at_move: Some(move_number(&self.line.pos)),
-                ..Issue::warning(IssueKind::CheckMark, s, message)
-                    .expected(shown(expected))
-                    .found(shown(found))
-                    .rule(rule)
-            });
-        }
-        if is_coordinate_move(text) && !self.coordinates_noted {
-            self.coordinates_noted = true;
-            let taken = pos.move_text(&mv);
-            self.game.issues.push(
-                Issue::note(
-                    IssueKind::Notation,
-                    span,
-                    format!("{text:?} read as a coordinate move (from square, to square, promotion), taken for {taken}; later moves written so are read the same way"),
-                )
-                .found(taken),
-            );
-        }
-        if opts.keep_moves {
-            let mut kept = PlayedMove::new(mv, text);
-            kept.nags.extend(parsed.glyph.and_then(glyph_nag));
-            self.keep(kept);
-        }
-        let before = std::mem::replace(&mut self.line.pos, after);
-        self.line.history.push(before);
-        true
-    }
-
-    pub(super) fn move_error(&self, e: MoveError, text: &str, span: Span) -> Issue {
-        let pos = &self.line.pos;
-        let at = move_number(pos);
-        match e {
-            MoveError::Syntax(p) => Issue::error(
-                IssueKind::UnparsableMove,
-                span,
-                format!("cannot read the move {text:?}"),
-            )
-            .expected(p.message)
-            .found(text),
-            MoveError::Illegal { reason, rule } => {
-                if let Some(o) = pos.outcome() {
-                    return Issue::error(
-                        IssueKind::IllegalMove,
-                        span,
-                        format!(
-                            "the game is already over ({}, {})",
-                            o.reason,
-                            o.result.as_str()
-                        ),
-                    )
-                    .expected("no more moves")
-                    .found(text)
-                    .rule(Some(o.rule));
-                }
-                Issue::error(
-                    IssueKind::IllegalMove,
-                    span,
-                    format!("illegal move: {reason}"),
-                )
-                .expected(format!("a legal move for {} at {at}", side(pos.turn)))
-                .found(text)
-                .rule(rule)
-            }
-            MoveError::Ambiguous { candidates } => Issue::error(
-                IssueKind::AmbiguousMove,
-                span,
-                format!("ambiguous move: could be {}", candidates.join(" or ")),
-            )
-            .expected(format!("one of {}", candidates.join(", ")))
-            .found(text),
-        }
-    }
-
-    pub(super) fn fail(&mut self, mut issue: Issue, at: &str, span: Span) -> bool {
-        self.line.settle();
-        issue.at_move = Some(at.to_string());
-        self.game.issues.push(issue);
-        self.line.sync = Sync::Lost {
-            before: Box::new(self.line.pos.clone()),
-            history_len: self.line.history.len(),
-            failed: span,
-            label: at.to_string(),
-            following: Vec::new(),
-        };
-        false
-    }
-
-    /// Looks for the one legal move at the failed turn after which the
-    /// moves written since all play. `force` decides with what there is
-    /// (at the end of the game).
-    pub(super) fn try_resync(&mut self, force: bool, opts: &Options) {
-        self.line.settle();
-        let Sync::Lost {
-            before,
-            failed,
-            label: at,
-            following,
-            ..
-        } = &self.line.sync
-        else {
-            return;
-        };
-        if following.is_empty() || (following.len() < 2 && !force) {
-            return;
-        }
-        let fits: Vec<Move> = before
-            .legal_moves()
-            .into_iter()
-            .filter(|m| {
-                let mut p = before.play_unchecked(m);
-                following.iter().all(|(t, _)| {
-                    match p
-                        .parse_move(t)
-                        .and_then(|mv| p.play(&mv).map_err(MoveError::from))
-                    {
-                        Ok(next) => {
-                            p = next;
-                            true
-                        }
-                        Err(_) => false,
-                    }
-                })
-            })
-            .collect();
-        let n = following.len();
-        match fits.as_slice() {
-            [one] => {
-                let taken = before.move_text(one);
-                let after = before.play_unchecked(one);
-                let following = following.clone();
-                let note = Issue::note(
-                    IssueKind::Resync,
-                    *failed,
-                    format!(
-                        "picked up again: the move at {at} taken as {taken}, the only legal move after which the next {n} written moves are legal"
-                    ),
-                )
-                .found(taken.clone());
-                let before = before.clone();
-                self.game.issues.push(note);
-                self.line.history.push(*before);
-                self.line.pos = after;
-                self.line.judged = None;
-                self.line.sync = Sync::Yes;
-                if opts.keep_moves {
-                    self.keep(PlayedMove::new(one.clone(), taken));
-                }
-                self.line.number = None;
-                for (t, s) in following {
-                    if !self.play(&t, s, opts) {
-                        break;
-                    }
-                }
-            }
-            [] => {
-                self.game.issues.push(Issue::note(
-                    IssueKind::Resync,
-                    *failed,
-                    format!("cannot pick the game up again: no legal move at {at} lets the moves written after it be played; they are not checked until a diagram shows the position"),
-                ));
-                self.line.sync = Sync::Gone;
-            }
-            _ if n >= 6 || force => {
-                self.game.issues.push(Issue::note(
-                    IssueKind::Resync,
-                    *failed,
-                    format!("cannot pick the game up again: {} legal moves at {at} fit the moves written after it; they are not checked until a diagram shows the position", fits.len()),
-                ));
-                self.line.sync = Sync::Gone;
-            }
-            _ => {}
-        }
-    }
-
-    /// At the end of a line: a last try to pick up a lost game.
-    pub(super) fn finish_line(&mut self) {
-        if matches!(self.line.sync, Sync::Lost { .. }) {
-            let opts = Options::default();
-            self.try_resync(true, &opts);
-        }
-    }
-
-    pub(super) fn begin_variation(&mut self, span: Span) {
-        self.line.settle();
-        let parent = self.line.clone();
-        let (pos, history, sync) = match &parent.sync {
-            Sync::Yes => match parent.history.split_last() {
-                Some((last, rest)) => (last.clone(), rest, Sync::Yes),
-                None => {
-                    self.game.issues.push(
-                        Issue::error(
-                            IssueKind::Syntax,
-                            span,
-                            "a variation needs a move before it to stand for",
-                        )
-                        .expected("a move")
-                        .found("("),
-                    );
-                    (parent.pos.clone(), History::default(), Sync::Gone)
-                }
-            },
-            // The failed move was the last one written: the variation is
-            // an alternative to it, from the position before it.
-            Sync::Lost {
-                before,
-                history_len,
-                following,
-                ..
-            } if following.is_empty() => (
-                before.as_ref().clone(),
-                parent.history.prefix(*history_len),
-                Sync::Yes,
-            ),
-            _ => (parent.pos.clone(), History::default(), Sync::Gone),
-        };
-        self.saved.push(parent);
-        self.line = Line::new(pos, history, sync, false);
-    }
-
-    pub(super) fn on_diagram(&mut self, d: DiagramBoard) {
-        if !self.started {
-            // Before the first move: the last diagram sets up the game.
-            self.setup = Some(d);
-            return;
-        }
-        if !self.game.readable {
-            return;
-        }
-        self.line.settle();
-        if !self.line.main {
-            compare_diagram(&d, &self.line.pos, &mut self.game.issues);
-            return;
-        }
-        match &self.line.sync {
-            Sync::Yes => {
-                if let Some(prev) = self.pending.take() {
-                    compare_diagram(&prev, &self.line.pos, &mut self.game.issues);
-                }
-                self.pending = Some(d);
-            }
-            Sync::Lost { .. } | Sync::Gone => {
-                let base = match &self.line.sync {
-                    Sync::Lost { before, .. } => before.castling,
-                    _ => self.line.pos.castling,
-                };
-                // The diagram shows the position after the last move
-                // written: whose turn follows from how many were written.
-                let start = &self.game.start;
-                let written = self.line.written;
-                let turn = if written.is_multiple_of(2) {
-                    start.turn
-                } else {
-                    !start.turn
-                };
-                let black_first = (start.turn == Color::Black) as usize;
-                let fullmove = start.fullmove + ((written + black_first) / 2) as u32;
-                match setup_position(self.game.variant, &d, turn, fullmove, Some(base)) {
-                    Ok(p) => {
-                        // The history before the gap is no use for
-                        // repetitions or variations any more.
-                        self.line.pos = p;
-                        self.line.judged = None;
-                        self.line.history.clear();
-                        self.line.sync = Sync::Yes;
-                        self.game.issues.push(Issue::note(
-                            IssueKind::Resync,
-                            d.span,
-                            "picked up again from this diagram",
-                        ));
-                    }
-                    Err(msg) => self.game.issues.push(Issue::error(
-                        IssueKind::Diagram,
-                        d.span,
-                        format!("the diagram cannot be read as a position: {msg}"),
-                    )),
-                }
-            }
-        }
-    }
-
-    pub(super) fn on_result(&mut self, text: &str, span: Span) {
-        if !self.line.main || !self.game.readable {
-            return;
-        }
-        let written = normalize_result(text);
-        self.result_written = Some((written.clone(), span));
-        if !matches!(self.line.sync, Sync::Yes) {
-            return;
-        }
-        if let Some(o) = self.line.outcome() {
-            let right = o.result.as_str();
-            if written != right {
-                let issue = if written == "*" {
-                    Issue::warning(
-                        IssueKind::Result,
-                        span,
-                        format!(
-                            "the game is over ({}) but the result is written *",
-                            o.reason
-                        ),
-                    )
-                } else {
-                    Issue::error(
-                        IssueKind::Result,
-                        span,
-                        format!(
-                            "the result does not match the final position ({})",
-                            o.reason
-                        ),
-                    )
-                };
-                self.game
-                    .issues
-                    .push(issue.expected(right).found(written).rule(Some(o.rule)));
-            }
-        }
-    }
-
-    /// The Result tag against the movetext's result and the position.
-    pub(super) fn check_result_tag(&mut self) {
-        let Some((tag, tspan)) = self.result_tag.clone() else {
-            return;
-        };
-        let tag = normalize_result(&tag);
-        match &self.result_written {
-            Some((r, _)) if *r != tag => {
-                self.game.issues.push(
-                    Issue::error(
-                        IssueKind::Result,
-                        tspan,
-                        format!("the Result tag says {tag}, the movetext {r}"),
-                    )
-                    .expected(r.clone())
-                    .found(tag),
-                );
-            }
-            Some(_) => {}
-            None => {
-                if let Some(o) = &self.game.outcome {
-                    if tag != o.result.as_str() && tag != "*" {
-                        self.game.issues.push(
-                            Issue::error(
-                                IssueKind::Result,
-                                tspan,
-                                format!(
-                                    "the result does not match the final position ({})",
-                                    o.reason
-                                ),
-                            )
-                            .expected(o.result.as_str())
-                            .found(tag)
-                            .rule(Some(o.rule)),
-                        );
-                    }
-                }
-            }
-        }
-    }
 }

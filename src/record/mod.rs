@@ -30,6 +30,7 @@
 //!    diagram written just before it over as that game's setup.
 
 pub mod build;
+mod current;
 pub mod diagram;
 pub mod game;
 mod lane;

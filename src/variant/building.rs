@@ -50,7 +50,7 @@
 //! Text forms (move text, position-text fields): `notation/dialect/building.rs`.
 
 use super::chess::{FIDE_PIECES, FIDE_PROMOTION};
-use super::{validate, Rules, Spec, Tables, Variant};
+use super::{validate, Capability, Rules, Spec, Tables, Variant};
 use crate::board::Board;
 use crate::color::Color;
 use crate::error::{MoveError, PlayError};
@@ -81,6 +81,11 @@ pub static SPEC: Spec = Spec {
     board_grows: true,
     stacks: false,
     rules_text: include_str!("../../doc/rules/gardner-building.md"),
+    variant: Variant::Building,
+    // A board that grows never repeats a position, nor returns to one.
+    repetitions_since_reset: false,
+    looks_back: false,
+    no_resigning: None,
 };
 
 pub struct Building;
@@ -410,15 +415,6 @@ impl Rules for Building {
         &SPEC
     }
 
-    fn variant(&self) -> Variant {
-        Variant::Building
-    }
-
-    /// FIDE's captures: `may_capture` is the default.
-    fn captures_any_enemy(&self) -> bool {
-        true
-    }
-
     /// One king a side, the side not to move not in check, and no pawn on
     /// or beyond its promotion rank (BU-7).
     fn validate(&self, pos: &Position) -> Result<(), String> {
@@ -502,21 +498,14 @@ impl Rules for Building {
     }
 
     /// BU-8: no legal turn ends the game; GA-4's seventy-five moves too.
-    fn outcome(&self, pos: &Position) -> Option<Outcome> {
-        let in_check = self.in_check(pos);
-        if !self.has_legal_move(pos) {
-            return Some(if in_check {
+    fn outcome(&self, pos: &Position, known_move: bool) -> Option<Outcome> {
+        if !known_move && !self.has_legal_move(pos) {
+            return Some(if self.in_check(pos) {
                 Outcome::new(GameResult::win_for(!pos.turn), "checkmate", "BU-8")
             } else {
                 Outcome::new(GameResult::Draw, "stalemate", "BU-8")
             });
         }
-        pos.fide_outcome(true, in_check)
-    }
-
-    /// [`Rules::outcome`] when a legal turn has been found: only the
-    /// seventy-five moves (GA-4) can end the game then.
-    fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
         pos.fide_outcome(true, false)
     }
 
@@ -526,18 +515,27 @@ impl Rules for Building {
         false
     }
 
-    /// Whole turns (BU-8, rules notation): each legal move times its open
-    /// placements, counted in bulk at the last turn. Played in place: the
-    /// array is laid out once with room for every square the search adds,
-    /// so cell moves and their undo stay valid while squares come and go.
-    fn perft(&self, pos: &Position, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
+    /// FIDE's captures; perft by whole turns ([`perft`]).
+    fn capability(&self) -> Capability {
+        Capability {
+            fide_captures: true,
+            perft: Some(perft),
+            ..Capability::default()
         }
-        let mut work = pos.clone();
-        work.board.reserve(depth as i16);
-        perft_in_place(&mut work, depth)
     }
+}
+
+/// Whole turns (BU-8, rules notation): each legal move times its open
+/// placements, counted in bulk at the last turn. Played in place: the
+/// array is laid out once with room for every square the search adds,
+/// so cell moves and their undo stay valid while squares come and go.
+fn perft(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut work = pos.clone();
+    work.board.reserve(depth as i16);
+    perft_in_place(&mut work, depth)
 }
 
 /// Building perft on a position whose array has room for `depth` more

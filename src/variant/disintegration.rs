@@ -34,7 +34,7 @@
 //!
 //! Text forms (move text, position-text fields): `notation/dialect/disintegration.rs`.
 
-use super::{Extra, PieceSpec, Rules, Spec, Tables, Variant};
+use super::{Capability, Extra, PieceSpec, Rules, Spec, Tables, Variant};
 use crate::board::Board;
 use crate::color::{ByColor, Color};
 use crate::movegen::{CellMove, Unmake};
@@ -119,6 +119,11 @@ pub static SPEC: Spec = Spec {
 - The kings a move disintegrates are reported wave by wave.
 "
     ),
+    variant: Variant::Disintegration,
+    // Kings disintegrate without a capture; pawns move sideways (DI-5).
+    repetitions_since_reset: false,
+    looks_back: false,
+    no_resigning: None,
 };
 
 /// DI-10's last move, kept in the position.
@@ -374,10 +379,6 @@ impl Rules for Disintegration {
         &SPEC
     }
 
-    fn variant(&self) -> Variant {
-        Variant::Disintegration
-    }
-
     /// 0 to 3 kings a side (DI-2), no king attacked (DI-8: it would be
     /// gone), and a last-move field that fits the kings and the turn.
     fn validate(&self, pos: &Position) -> Result<(), String> {
@@ -461,26 +462,16 @@ impl Rules for Disintegration {
         effects
     }
 
-    /// Played in place while the kings fit the undo record (they never
-    /// grow in number: DI-9, DI-6).
-    fn perft(&self, pos: &Position, depth: u32) -> u64 {
-        if king_cells(&pos.board).count() <= IN_PLACE_KINGS {
-            crate::perft::perft_in_place(self, pos, depth)
-        } else {
-            crate::perft::perft_by_copy(self, pos, depth)
-        }
-    }
-
     /// DI-7: there is no check.
     fn in_check(&self, _pos: &Position) -> bool {
         false
     }
 
-    fn outcome(&self, pos: &Position) -> Option<Outcome> {
+    fn outcome(&self, pos: &Position, known_move: bool) -> Option<Outcome> {
         if let Some(o) = decided(pos) {
             return Some(o);
         }
-        if !self.has_legal_move(pos) {
+        if !known_move && !self.has_legal_move(pos) {
             return Some(match last_move(pos) {
                 // DI-14
                 Some(LastMove::Owed(c)) => Outcome::new(
@@ -493,16 +484,6 @@ impl Rules for Disintegration {
         }
         // DI-13: FIDE's seventy-five-move rule.
         pos.seventy_five_moves("DI-13")
-    }
-
-    /// [`Rules::outcome`] when a legal move has been found.
-    fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
-        decided(pos).or_else(|| pos.seventy_five_moves("DI-13"))
-    }
-
-    /// DI-7: no check, so no check marks.
-    fn check_mark(&self, _after: &Position) -> &'static str {
-        ""
     }
 
     /// DI-9: a king is never captured by displacement. In a valid position
@@ -520,6 +501,23 @@ impl Rules for Disintegration {
             Color::Black => pos.first_rank(Color::Black) - from.rank + 1,
         };
         DOUBLE_STEP_FILES.contains(&from.file) && SPEC.double_step_ranks.contains(&own_rank)
+    }
+
+    fn capability(&self) -> Capability {
+        Capability {
+            perft: Some(perft),
+            ..Capability::default()
+        }
+    }
+}
+
+/// Perft played in place while the kings fit the undo record (they never
+/// grow in number: DI-9, DI-6).
+fn perft(pos: &Position, depth: u32) -> u64 {
+    if king_cells(&pos.board).count() <= IN_PLACE_KINGS {
+        crate::perft::perft_in_place(&Disintegration, pos, depth)
+    } else {
+        crate::perft::perft_by_copy(&Disintegration, pos, depth)
     }
 }
 

@@ -3,8 +3,8 @@
 //! Chess starts from it.
 
 use super::chess::{FIDE_PIECES, FIDE_PROMOTION};
-use super::{Rules, Spec, Variant};
-use crate::position::{Outcome, Position};
+use super::{Capability, Rules, Spec, Variant};
+use crate::position::Position;
 
 pub static SPEC: Spec = Spec {
     name: "gardner",
@@ -26,6 +26,10 @@ pub static SPEC: Spec = Spec {
     board_grows: false,
     stacks: false,
     rules_text: include_str!("../../doc/rules/gardner-building.md"),
+    variant: Variant::Gardner,
+    repetitions_since_reset: true,
+    looks_back: false,
+    no_resigning: None,
 };
 
 pub struct Gardner;
@@ -38,31 +42,13 @@ impl Rules for Gardner {
         &SPEC
     }
 
-    fn variant(&self) -> Variant {
-        Variant::Gardner
-    }
-
-    /// The turns are the shared generator's legal moves.
-    fn shared_moves(&self) -> bool {
-        true
-    }
-
     /// On the bitboards (`chess::bits`).
     fn has_legal_move(&self, pos: &Position) -> bool {
         super::chess::has_legal_move_fide(pos)
     }
 
-    fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
-        pos.fide_outcome(true, false)
-    }
-
-    /// FIDE's captures: `may_capture` is the default.
-    fn captures_any_enemy(&self) -> bool {
-        true
-    }
-
-    fn perft(&self, pos: &Position, depth: u32) -> u64 {
-        crate::perft::perft_in_place(self, pos, depth)
+    fn capability(&self) -> Capability {
+        super::chess::FIDE_CAPABILITY
     }
 }
 

@@ -26,7 +26,7 @@
 //!
 //! Text forms (move text, position-text fields): `notation/dialect/kristensen.rs`.
 
-use super::{validate, PieceSpec, Rules, Spec, Variant};
+use super::{validate, Capability, PieceSpec, Rules, Spec, Variant};
 use crate::color::Color;
 use crate::movegen::{CellMove, Unmake};
 use crate::mv::Move;
@@ -112,6 +112,15 @@ pub static SPEC: Spec = Spec {
         "  included (`Wxd3`, `Kxe2`); a pawn's back step in long form (`c3-c2`).\n",
         "- KR-10 is applied after every move from the game's history; KR-11\n",
         "  refuses `postal resign` with its reason.\n",
+    ),
+    variant: Variant::Kristensen,
+    // KR-5: pawns step back.
+    repetitions_since_reset: false,
+    // KR-10.
+    looks_back: true,
+    // KR-11.
+    no_resigning: Some(
+        "resigning is forbidden in Kristensen's Game (KR-11): play on, or agree a draw",
     ),
 };
 
@@ -261,15 +270,6 @@ impl Rules for Kristensen {
         &SPEC
     }
 
-    fn variant(&self) -> Variant {
-        Variant::Kristensen
-    }
-
-    /// The turns are the shared generator's legal moves.
-    fn shared_moves(&self) -> bool {
-        true
-    }
-
     /// FIDE's checks (one king each, the side not to move not in check),
     /// and no pawn on its promotion rank.
     fn validate(&self, pos: &Position) -> Result<(), String> {
@@ -330,14 +330,10 @@ impl Rules for Kristensen {
         effects
     }
 
-    fn perft(&self, pos: &Position, depth: u32) -> u64 {
-        crate::perft::perft_in_place(self, pos, depth)
-    }
-
     /// KR-8 checkmate wins, KR-9 stalemate loses for the stalemated side;
     /// FIDE's seventy-five-move rule stands.
-    fn outcome(&self, pos: &Position) -> Option<Outcome> {
-        if !self.has_legal_move(pos) {
+    fn outcome(&self, pos: &Position, known_move: bool) -> Option<Outcome> {
+        if !known_move && !self.has_legal_move(pos) {
             let winner = !pos.turn;
             return Some(if self.in_check(pos) {
                 Outcome::new(GameResult::win_for(winner), "checkmate", "KR-8")
@@ -352,22 +348,19 @@ impl Rules for Kristensen {
         pos.fide_outcome(true, false)
     }
 
-    fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
-        pos.fide_outcome(true, false)
-    }
-
     /// KR-10.
     fn history_outcome(&self, history: &[Position]) -> Option<Outcome> {
         perpetual_check(history)
     }
 
-    fn looks_back(&self) -> bool {
-        true
-    }
-
-    /// KR-11.
-    fn may_resign(&self) -> Result<(), String> {
-        Err("resigning is forbidden in Kristensen's Game (KR-11): play on, or agree a draw".into())
+    /// The turns are the shared generator's legal moves, played in place
+    /// for perft.
+    fn capability(&self) -> Capability {
+        Capability {
+            shared_moves: true,
+            perft: Some(|pos, depth| crate::perft::perft_in_place(&Kristensen, pos, depth)),
+            ..Capability::default()
+        }
     }
 }
 

@@ -12,6 +12,23 @@ pub mod kristensen;
 pub mod swap;
 pub mod validate;
 
+/// What the tests of several layers share.
+#[cfg(test)]
+pub(crate) mod testing {
+    /// xorshift64, the same on every machine (the bitboards' and the game
+    /// layer's tests use it).
+    pub(crate) struct Rng(pub(crate) u64);
+
+    impl Rng {
+        pub(crate) fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+}
+
 use crate::color::{ByColor, Color};
 use crate::error::PlayError;
 use crate::movement::{Movement, Ray};
@@ -20,6 +37,8 @@ use crate::piece::Role;
 use crate::position::{role_nibbles, Effects, Outcome, Position};
 use crate::square::Square;
 use std::sync::OnceLock;
+
+pub use chess::fast_line::{FastLine, FastMove};
 
 /// A variant this program knows.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -161,6 +180,22 @@ pub struct Spec {
     pub stacks: bool,
     /// The rules as implemented, with their ids (`postal rules`).
     pub rules_text: &'static str,
+    /// The variant this describes.
+    pub variant: Variant,
+    /// Whether a position can recur only among the positions since the
+    /// last reset of the halfmove clock, so that repetitions are counted
+    /// there alone. True for FIDE's rules (chess, Gardner's minichess):
+    /// the clock is reset by a capture, which lowers the material for
+    /// good, and by a pawn move, which no move undoes (pawns go forward
+    /// only). Not so where pawns step back (Kristensen's Game), captured
+    /// pieces return (Corral's prison) or a turn changes the board.
+    pub repetitions_since_reset: bool,
+    /// Whether [`Rules::history_outcome`] can end a game (it looks back
+    /// over the positions): readers then keep the history for it.
+    pub looks_back: bool,
+    /// Why a player may not resign, with the rule's id; `None` where
+    /// resigning is allowed.
+    pub no_resigning: Option<&'static str>,
 }
 
 /// A direction along which some pieces of one side capture, with how far
@@ -251,12 +286,36 @@ pub enum Extra {
     Kristensen(kristensen::State),
 }
 
-/// A variant's rules. Defaults give FIDE behaviour on the variant's tables;
-/// each variant module overrides what its rules change.
+/// What a variant's rules promise beyond the general [`Rules`] methods,
+/// so that callers may take a faster path to the same answers. Every
+/// promise is checked against the general methods on random positions of
+/// every variant (`tests/capability.rs`).
+#[derive(Clone, Copy, Default)]
+pub struct Capability {
+    /// The turns are exactly the shared generator's legal single-piece
+    /// moves ([`Position::legal_piece_moves`], king safety included), as
+    /// the default [`Rules::legal_moves`] lists them. Callers may then ask
+    /// the generator for the moves they need (the first legal move; the
+    /// moves of one piece kind onto one square) instead of listing every
+    /// move, and need not check again a move it gave.
+    pub shared_moves: bool,
+    /// [`Rules::may_capture`] is FIDE's: any piece may capture any enemy
+    /// piece and nothing else. The move generator then decides captures
+    /// without calling it.
+    pub fide_captures: bool,
+    /// Counts perft ([`crate::perft::perft`]) faster than by playing
+    /// every turn on a copy of the position, with the same result.
+    pub perft: Option<fn(&Position, u32) -> u64>,
+    /// Plays lines of plain moves on a faster board ([`FastLine`]), where
+    /// it can hold the position.
+    pub fast_line: Option<fn(&Position) -> Option<FastLine>>,
+}
+
+/// A variant's rules: legality and the game's end, nothing about text.
+/// Defaults give FIDE behaviour on the variant's tables; each variant
+/// module overrides what its rules change.
 pub trait Rules: Sync + Send {
     fn spec(&self) -> &'static Spec;
-
-    fn variant(&self) -> Variant;
 
     /// Checks a position read from text: by default each side has exactly
     /// one king and the side not to move is not in check.
@@ -274,20 +333,9 @@ pub trait Rules: Sync + Send {
         moves
     }
 
-    /// True when the turns are exactly the shared generator's legal
-    /// single-piece moves, as the default [`Rules::legal_moves`] lists them
-    /// (king safety included). The defaults of [`Rules::has_legal_move`],
-    /// [`Rules::check_legal`] and [`Rules::resolve`] then ask the generator
-    /// for the moves they need (the first legal move; the moves of one
-    /// piece kind onto one square) instead of listing every move. A
-    /// variant that changes `legal_moves` leaves this false (the default).
-    fn shared_moves(&self) -> bool {
-        false
-    }
-
     /// Checks one move, saying why it is illegal.
     fn check_legal(&self, pos: &Position, mv: &Move) -> Result<(), PlayError> {
-        let legal = if self.shared_moves() {
+        let legal = if self.capability().shared_moves {
             pos.is_legal_piece_move(mv)
         } else {
             self.legal_moves(pos).contains(mv)
@@ -302,12 +350,8 @@ pub trait Rules: Sync + Send {
         }
     }
 
-    fn is_legal(&self, pos: &Position, mv: &Move) -> bool {
-        self.check_legal(pos, mv).is_ok()
-    }
-
     fn has_legal_move(&self, pos: &Position) -> bool {
-        if self.shared_moves() {
+        if self.capability().shared_moves {
             crate::movegen::KingSafety::with(|s| pos.has_legal_piece_move(s))
         } else {
             !self.legal_moves(pos).is_empty()
@@ -327,66 +371,28 @@ pub trait Rules: Sync + Send {
         pos.king_attacked(pos.turn)
     }
 
-    /// The end decided by the position alone.
-    fn outcome(&self, pos: &Position) -> Option<Outcome> {
+    /// The end decided by the position alone. `known_move`: the caller
+    /// has found a legal move for the side to move (the record verifier
+    /// resolves the written move first), so that whether there is one
+    /// need not be asked again; the answer is the same.
+    fn outcome(&self, pos: &Position, known_move: bool) -> Option<Outcome> {
         // Check matters only when there is no move.
-        let has_move = self.has_legal_move(pos);
+        let has_move = known_move || self.has_legal_move(pos);
         pos.fide_outcome(has_move, !has_move && self.in_check(pos))
     }
 
-    /// [`Rules::outcome`] of a position in which a legal move has just been
-    /// found (the record verifier resolves the written move first), so
-    /// that whether there is one need not be asked again. Default: the
-    /// outcome, asked in full.
-    fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
-        self.outcome(pos)
-    }
-
     /// The end decided by the game's history rather than by the position
-    /// alone, for rules such as Kristensen's perpetual check (KR-10).
-    /// `history` holds the positions from the game's start, one per ply:
-    /// `history[0]` is the start, the last entry is the current position.
-    /// The game layer and the record verifier call it after every ply,
-    /// after [`Rules::outcome`] found nothing. The default decides nothing:
+    /// alone, for rules such as Kristensen's perpetual check (KR-10), in a
+    /// variant whose [`Spec::looks_back`] says it has one. `history` holds
+    /// the positions from the game's start, one per ply: `history[0]` is
+    /// the start, the last entry is the current position. The game layer
+    /// and the record verifier call it after every ply, after
+    /// [`Rules::outcome`] found nothing. The default decides nothing:
     /// FIDE's repetition and fifty-move draws are claims (or, for fivefold
     /// repetition, a rule the game layer applies to every variant), not
     /// this hook's business.
     fn history_outcome(&self, _history: &[Position]) -> Option<Outcome> {
         None
-    }
-
-    /// True when [`Rules::history_outcome`] can end a game (it looks back
-    /// over the positions): readers then keep the history for it.
-    fn looks_back(&self) -> bool {
-        false
-    }
-
-    /// May a player resign in this variant? `Err` carries the reason, with
-    /// its rule id, to show the player. Default: resigning is allowed.
-    fn may_resign(&self) -> Result<(), String> {
-        Ok(())
-    }
-
-    /// The check mark to write after a move that led to `after`: `+`, `#`
-    /// or nothing.
-    fn check_mark(&self, after: &Position) -> &'static str {
-        if self.in_check(after) {
-            if self.has_legal_move(after) {
-                "+"
-            } else {
-                "#"
-            }
-        } else {
-            ""
-        }
-    }
-
-    /// True when [`Rules::may_capture`] is FIDE's: any piece may capture
-    /// any enemy piece and nothing else. The move generator then decides
-    /// captures without calling it. A variant that changes `may_capture`
-    /// leaves this false (the default, which is always correct).
-    fn captures_any_enemy(&self) -> bool {
-        false
     }
 
     /// May the piece of `role` on cell `from` capture what stands on cell
@@ -404,12 +410,9 @@ pub trait Rules: Sync + Send {
         self.spec().double_step_ranks.contains(&own_rank)
     }
 
-    /// Counts the leaf nodes `depth` turns deep (perft). Counts the last
-    /// turn in bulk, as other engines do. The default applies each move to
-    /// a copy ([`crate::perft::perft_by_copy`]); a variant whose turns are
-    /// the shared generator's moves plays them in place instead
-    /// ([`crate::perft::perft_in_place`]).
-    fn perft(&self, pos: &Position, depth: u32) -> u64 {
-        crate::perft::perft_by_copy(self, pos, depth)
+    /// What these rules promise beyond the methods above (none by
+    /// default, which is always correct).
+    fn capability(&self) -> Capability {
+        Capability::default()
     }
 }

@@ -24,7 +24,7 @@ pub trait Dialect: Sync {
     /// (`Rules::shared_moves`), only the moves of the kind the text names
     /// onto the square it names are generated.
     fn resolve(&self, pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
-        if pos.variant.rules().shared_moves() {
+        if pos.variant.rules().capability().shared_moves {
             san::resolve_shared(pos, text)
         } else {
             san::resolve_in_list(pos, text, &pos.legal_moves())
@@ -44,10 +44,12 @@ pub trait Dialect: Sync {
             }
             // SAN tells a move only from those of its kind onto its square,
             // and so from none when no other piece of its side is of its kind.
-            Move::Piece(m) if pos.variant.rules().shared_moves() && !has_another(pos, m.role) => {
+            Move::Piece(m)
+                if pos.variant.rules().capability().shared_moves && !has_another(pos, m.role) =>
+            {
                 Vec::new()
             }
-            Move::Piece(m) if pos.variant.rules().shared_moves() => {
+            Move::Piece(m) if pos.variant.rules().capability().shared_moves => {
                 pos.legal_piece_moves_to(m.role, m.to)
             }
             _ => pos.legal_moves(),
@@ -115,14 +117,13 @@ pub fn dialect(variant: Variant) -> &'static dyn Dialect {
 /// Each of `moves` in the variant's notation with its perft count
 /// `depth` turns deep (1 for each at depth 1).
 pub fn divide_moves(pos: &Position, moves: &[Move], depth: u32) -> Vec<(String, u64)> {
-    let rules = pos.variant.rules();
     moves
         .iter()
         .map(|m| {
             let n = if depth <= 1 {
                 1
             } else {
-                rules.perft(&pos.play_unchecked(m), depth - 1)
+                crate::perft::perft(&pos.play_unchecked(m), depth - 1)
             };
             (pos.move_text(m), n)
         })

@@ -395,7 +395,7 @@ impl Dialect for SwapDialect {
         }
         let mut groups: Vec<(String, u64)> = Vec::new();
         walker.for_each_turn(&mut |seq| {
-            let n = Swap.perft(&pos.play_unchecked(&Move::Swap(seq.clone())), depth - 1);
+            let n = crate::perft::perft(&pos.play_unchecked(&Move::Swap(seq.clone())), depth - 1);
             let key = label(&seq);
             match groups.last_mut() {
                 Some((k, total)) if *k == key => *total += n,

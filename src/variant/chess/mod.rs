@@ -2,11 +2,13 @@
 //! and Kristensen's Game, and the variant whose perft tables and PGN files
 //! check the engine against the outside world.
 
-pub mod bits;
+mod bits;
+pub mod fast_line;
 
-use super::{PieceSpec, Rules, Spec, Variant};
+use super::{Capability, PieceSpec, Rules, Spec, Variant};
 use crate::piece::Role;
 use crate::position::{fide_ending, GameResult, Outcome, Position};
+use fast_line::FastLine;
 
 /// FIDE piece movement, shared by the variants built on FIDE chess.
 pub const FIDE_PIECES: &[PieceSpec] = &[
@@ -62,6 +64,10 @@ pub static SPEC: Spec = Spec {
     board_grows: false,
     stacks: false,
     rules_text: include_str!("../../../doc/rules/fide.md"),
+    variant: Variant::Chess,
+    repetitions_since_reset: true,
+    looks_back: false,
+    no_resigning: None,
 };
 
 pub struct Chess;
@@ -74,42 +80,42 @@ impl Rules for Chess {
         &SPEC
     }
 
-    fn variant(&self) -> Variant {
-        Variant::Chess
-    }
-
-    /// The turns are the shared generator's legal moves.
-    fn shared_moves(&self) -> bool {
-        true
-    }
-
-    /// FIDE's captures: `may_capture` is the default.
-    fn captures_any_enemy(&self) -> bool {
-        true
-    }
-
-    fn perft(&self, pos: &Position, depth: u32) -> u64 {
-        crate::perft::perft_in_place(self, pos, depth)
-    }
-
     /// On the bitboards ([`has_legal_move_fide`]).
     fn has_legal_move(&self, pos: &Position) -> bool {
         has_legal_move_fide(pos)
     }
 
-    fn outcome(&self, pos: &Position) -> Option<Outcome> {
-        if let Some(b) = bits::Bits::from_position(pos) {
-            return outcome_of(&b);
+    fn outcome(&self, pos: &Position, known_move: bool) -> Option<Outcome> {
+        if !known_move {
+            if let Some(b) = bits::Bits::from_position(pos) {
+                return outcome_of(&b);
+            }
         }
         // Check matters only when there is no move.
-        let has_move = self.has_legal_move(pos);
+        let has_move = known_move || self.has_legal_move(pos);
         pos.fide_outcome(has_move, !has_move && self.in_check(pos))
             .or_else(|| dead(pos))
     }
 
-    fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
-        pos.fide_outcome(true, false).or_else(|| dead(pos))
+    fn capability(&self) -> Capability {
+        FIDE_CAPABILITY
     }
+}
+
+/// The capability of FIDE chess and Gardner minichess: the shared
+/// generator's moves with FIDE's captures, perft in place, and the
+/// bitboards' fast line.
+pub const FIDE_CAPABILITY: Capability = Capability {
+    shared_moves: true,
+    fide_captures: true,
+    perft: Some(perft_fide),
+    fast_line: Some(FastLine::new),
+};
+
+/// Perft of FIDE chess and Gardner minichess, in place (both play the
+/// shared generator's moves by `apply_piece_move`).
+fn perft_fide(pos: &Position, depth: u32) -> u64 {
+    crate::perft::perft_in_place(&Chess, pos, depth)
 }
 
 /// `Rules::has_legal_move` of FIDE chess and Gardner minichess: on the

@@ -59,7 +59,7 @@ pub use movegen::{last_rank, second_rank, Work, PRISON_DOOR};
 use self::movegen::{
     apply_step, move_group, to_piece_move, EpChance, Judge, Refusal, Step, StepKind,
 };
-use super::{Extra, PieceSpec, Rules, Spec, Variant};
+use super::{Capability, Extra, PieceSpec, Rules, Spec, Variant};
 use crate::color::Color;
 use crate::error::PlayError;
 use crate::mv::{Move, MoveKind, PieceMove};
@@ -119,6 +119,11 @@ pub static SPEC: Spec = Spec {
     board_grows: false,
     stacks: true,
     rules_text: include_str!("../../../doc/rules/corral.md"),
+    variant: Variant::Corral,
+    // A captured king returns from the prison (CO-5).
+    repetitions_since_reset: false,
+    looks_back: false,
+    no_resigning: None,
 };
 
 /// Corral state kept in the position besides the board (whose prison cell
@@ -317,10 +322,6 @@ impl Rules for Corral {
         &SPEC
     }
 
-    fn variant(&self) -> Variant {
-        Variant::Corral
-    }
-
     /// One king a side (on the board or in the prison: stacks hold kings,
     /// CO-2), nothing but a king in the prison, no pawn on its last rank, an
     /// en passant square that a double step could have left, and the side
@@ -398,12 +399,6 @@ impl Rules for Corral {
 
     fn has_legal_move(&self, pos: &Position) -> bool {
         !legal_steps(pos, 1, true, None).is_empty()
-    }
-
-    /// Counts legal steps, as `legal_moves` would list them (CO-16: one
-    /// step per distinct move).
-    fn perft(&self, pos: &Position, depth: u32) -> u64 {
-        perft_work(pos, depth, true, &mut Work::default())
     }
 
     fn check_legal(&self, pos: &Position, mv: &Move) -> Result<(), PlayError> {
@@ -520,11 +515,11 @@ impl Rules for Corral {
         effects
     }
 
-    fn outcome(&self, pos: &Position) -> Option<Outcome> {
+    fn outcome(&self, pos: &Position, known_move: bool) -> Option<Outcome> {
         if let Some(o) = imprisoned(pos) {
             return Some(o);
         }
-        if !self.has_legal_move(pos) {
+        if !known_move && !self.has_legal_move(pos) {
             return Some(if self.in_check(pos) {
                 Outcome::new(
                     GameResult::win_for(!pos.turn),
@@ -538,20 +533,19 @@ impl Rules for Corral {
         pos.seventy_five_moves("CO-11")
     }
 
-    /// [`Rules::outcome`] when a legal move has been found.
-    fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
-        imprisoned(pos).or_else(|| pos.seventy_five_moves("CO-11"))
+    /// Nobody is in check once a king has entered the prison, which ends
+    /// the game by itself (a move that puts it there is marked neither
+    /// `+` nor `#`); `#` is only for CO-14 (in check, no legal move).
+    fn in_check(&self, pos: &Position) -> bool {
+        prisoner(pos).is_none() && pos.king_attacked(pos.turn)
     }
 
-    /// `+` for check; `#` only for CO-14 (in check, no legal move); nothing
-    /// after a king entered the prison, which ends the game by itself.
-    fn check_mark(&self, after: &Position) -> &'static str {
-        if prisoner(after).is_some() || !self.in_check(after) {
-            ""
-        } else if self.has_legal_move(after) {
-            "+"
-        } else {
-            "#"
+    /// Perft counts legal steps, as `legal_moves` would list them (CO-16:
+    /// one step per distinct move).
+    fn capability(&self) -> Capability {
+        Capability {
+            perft: Some(|pos, depth| perft_work(pos, depth, true, &mut Work::default())),
+            ..Capability::default()
         }
     }
 }

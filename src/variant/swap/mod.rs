@@ -36,13 +36,13 @@ pub mod layout;
 pub mod walk;
 
 use super::chess::{FIDE_PIECES, FIDE_PROMOTION};
-use super::{validate, Extra, Rules, Spec, Variant};
+use super::{validate, Capability, Extra, Rules, Spec, Variant};
 use crate::board::Board;
 use crate::color::Color;
 use crate::error::PlayError;
 use crate::mv::{Move, SwapSequence};
 use crate::piece::{Piece, Role, Stack};
-use crate::position::{Effects, Outcome, Position};
+use crate::position::{Effects, Position};
 use crate::square::Square;
 use walk::Walker;
 
@@ -66,6 +66,11 @@ pub static SPEC: Spec = Spec {
     board_grows: false,
     stacks: false,
     rules_text: include_str!("../../../doc/rules/swap.md"),
+    variant: Variant::Swap,
+    // A swap moves pawns back and changes nothing of the material.
+    repetitions_since_reset: false,
+    looks_back: false,
+    no_resigning: None,
 };
 
 /// Variant state kept in the position.
@@ -157,10 +162,6 @@ impl Rules for Swap {
         &SPEC
     }
 
-    fn variant(&self) -> Variant {
-        Variant::Swap
-    }
-
     /// SW-12: a side may lack its king; neither may have two. Pawns never
     /// stand on their promotion rank (SW-7 promotes them at once), and the
     /// side not to move is not in check.
@@ -204,12 +205,6 @@ impl Rules for Swap {
         }
     }
 
-    /// [`Rules::outcome`] (FIDE's) when a legal turn has been
-    /// found: only the seventy-five moves can end the game then.
-    fn outcome_with_move(&self, pos: &Position) -> Option<Outcome> {
-        pos.fide_outcome(true, false)
-    }
-
     fn has_legal_move(&self, pos: &Position) -> bool {
         !self.legal_moves(pos).is_empty() || Walker::new(pos).any_turn()
     }
@@ -226,26 +221,33 @@ impl Rules for Swap {
         }
     }
 
-    /// Counts FIDE moves and swap sequences; the swaps of the last ply are
-    /// counted depth first without being listed.
-    fn perft(&self, pos: &Position, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
+    fn capability(&self) -> Capability {
+        Capability {
+            perft: Some(perft),
+            ..Capability::default()
         }
-        let moves = self.legal_moves(pos);
-        let mut walker = Walker::new(pos);
-        if depth == 1 {
-            return moves.len() as u64 + walker.count_all();
-        }
-        let mut n: u64 = moves
-            .iter()
-            .map(|m| self.perft(&pos.play_unchecked(m), depth - 1))
-            .sum();
-        walker.for_each_turn(&mut |seq| {
-            n += self.perft(&pos.play_unchecked(&Move::Swap(seq)), depth - 1);
-        });
-        n
     }
+}
+
+/// Counts FIDE moves and swap sequences; the swaps of the last ply are
+/// counted depth first without being listed.
+fn perft(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = Swap.legal_moves(pos);
+    let mut walker = Walker::new(pos);
+    if depth == 1 {
+        return moves.len() as u64 + walker.count_all();
+    }
+    let mut n: u64 = moves
+        .iter()
+        .map(|m| perft(&pos.play_unchecked(m), depth - 1))
+        .sum();
+    walker.for_each_turn(&mut |seq| {
+        n += perft(&pos.play_unchecked(&Move::Swap(seq)), depth - 1);
+    });
+    n
 }
 
 /// Counts the legal swap turns of a position (perft 1 less the FIDE

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::mv::Move;
+use crate::variant::testing::Rng;
 
 fn bits(fen: &str) -> Bits {
     Bits::from_position(&Position::from_text(Variant::Chess, fen).unwrap()).unwrap()
@@ -58,19 +59,6 @@ fn fi1_fi2_fi3_perft_tables() {
     let start = Bits::from_position(&Position::start(Variant::Gardner)).unwrap();
     for (depth, count) in [(1, 7), (2, 53), (3, 506), (4, 4775), (5, 52512)] {
         assert_eq!(perft(&start, depth), count, "Gardner perft {depth}");
-    }
-}
-
-/// xorshift64, the same on every machine (the game layer's tests use it
-/// too).
-pub(crate) struct Rng(pub(crate) u64);
-
-impl Rng {
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
     }
 }
 
