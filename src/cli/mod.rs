@@ -389,12 +389,6 @@ where
 
 /// The program: parse, run, print the error once, map it to an exit code.
 pub fn main() -> ExitCode {
-    ExitCode::from(main_code())
-}
-
-/// [`main`] with its exit code as a number (the binary's C `main` returns
-/// it).
-pub fn main_code() -> u8 {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // The definition lives to the end of the process: dropping its
     // arguments would cost about as much as parsing with them.
@@ -408,7 +402,7 @@ pub fn main_code() -> u8 {
             None => e.exit(),
             Some(err) => {
                 eprint!("{}", error_text(&err).unwrap_or_default());
-                return err.code;
+                return ExitCode::from(err.code);
             }
         },
     };
@@ -418,18 +412,18 @@ pub fn main_code() -> u8 {
         Ok(()) => match out.flush() {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
                 eprintln!("postal: error: <stdout>: {e}");
-                2
+                ExitCode::from(2)
             }
-            _ => 0,
+            _ => ExitCode::SUCCESS,
         },
         Err(e) => {
             let _ = out.flush();
             match error_text(&e) {
                 Some(text) => {
                     eprint!("{text}");
-                    e.code
+                    ExitCode::from(e.code)
                 }
-                None => 0,
+                None => ExitCode::SUCCESS,
             }
         }
     }
