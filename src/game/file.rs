@@ -370,11 +370,7 @@ pub struct GameFile {
     /// for files without one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "moves_with_room",
-        serialize_with = "moves_or_room"
-    )]
+    #[serde(default)]
     pub moves: Vec<MoveRecord>,
     #[serde(default)]
     pub events: Vec<Event>,
@@ -391,102 +387,16 @@ pub struct GameFile {
     pub extensions: serde_json::Map<String, serde_json::Value>,
 }
 
-thread_local! {
-    /// Room for the moves of the file being read ([`read_game_file`]).
-    static MOVES_ROOM: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-    /// Whether the moves of the file being written are written apart
-    /// ([`write_game_file`]).
-    static MOVES_APART: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// The fewest bytes a move takes in a state file, written compactly:
-/// `{"played":"a","canonical":"a","time":"2025-03-01T09:00:00Z"}`.
-const MIN_MOVE_BYTES: usize = 60;
-
-/// Reads a state file's text as a [`GameFile`], its moves read into a
-/// vector with room for as many as the text can hold (at most
-/// [`MAX_PLIES`](crate::limits::MAX_PLIES) and one) rather than grown by
-/// doubling: JSON does not say how long an array is, and a 300-ply game's
-/// moves were otherwise moved to a larger array seven times as they were
-/// read, touching twice the memory. Room not filled is never touched, so
-/// it costs nothing but address space.
-///
-/// The moves are read by hand when they are written plainly
-/// ([`super::moves_json`]), and the rest of the text by serde with an
-/// empty array in their place; anything else, and any text that does not
-/// read so, is read by serde whole, as it always was.
+/// Reads a state file's text as a [`GameFile`].
 pub(super) fn read_game_file(text: &str) -> serde_json::Result<GameFile> {
-    let room = (text.len() / MIN_MOVE_BYTES).min(crate::limits::MAX_PLIES + 1);
-    if let Some((moves, start, end)) = super::moves_json::find(text, room) {
-        let rest = [&text[..start], "[]", &text[end..]].concat();
-        if let Ok(mut file) = serde_json::from_str::<GameFile>(&rest) {
-            file.moves = moves;
-            return Ok(file);
-        }
-    }
-    MOVES_ROOM.with(|r| r.set(room));
-    let file = serde_json::from_str(text);
-    MOVES_ROOM.with(|r| r.set(0));
-    file
+    serde_json::from_str(text)
 }
 
-/// The moves, as serde reads a vector (the same errors), into the room
-/// [`read_game_file`] gives.
-fn moves_with_room<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<MoveRecord>, D::Error> {
-    struct Moves;
-    impl<'de> serde::de::Visitor<'de> for Moves {
-        type Value = Vec<MoveRecord>;
-
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a sequence")
-        }
-
-        fn visit_seq<A: serde::de::SeqAccess<'de>>(
-            self,
-            mut seq: A,
-        ) -> Result<Self::Value, A::Error> {
-            let mut moves = Vec::with_capacity(MOVES_ROOM.with(|r| r.take()));
-            while let Some(m) = seq.next_element()? {
-                moves.push(m);
-            }
-            Ok(moves)
-        }
-    }
-    d.deserialize_seq(Moves)
-}
-
-/// A game file's text as `serde_json::to_writer_pretty` writes it, and a
-/// line feed, into `out`: the moves are written by hand
-/// ([`super::moves_json::write`], the same bytes) into the place serde
-/// leaves them, an empty array.
+/// A game file's text, as `serde_json::to_writer_pretty` writes it and a
+/// line feed, into `out`.
 pub(super) fn write_game_file(out: &mut Vec<u8>, file: &GameFile) {
-    MOVES_APART.with(|a| a.set(true));
-    let written = serde_json::to_writer_pretty(&mut *out, file);
-    MOVES_APART.with(|a| a.set(false));
-    written.expect("a game file serialises");
-    // Serde writes no line break inside a string, so a line that starts
-    // with two spaces is a key of the top level.
-    const PLACE: &[u8] = b"\n  \"moves\": []";
-    let end = PLACE.len()
-        + out
-            .windows(PLACE.len())
-            .position(|w| w == PLACE)
-            .expect("the moves' place");
-    let tail = out.split_off(end);
-    out.truncate(end - "[]".len());
-    super::moves_json::write(out, &file.moves);
-    out.extend_from_slice(&tail);
+    serde_json::to_writer_pretty(&mut *out, file).expect("a game file serialises");
     out.push(b'\n');
-}
-
-/// The moves as serde writes a vector, or an empty array in their place
-/// while [`write_game_file`] writes them apart.
-fn moves_or_room<S: serde::Serializer>(moves: &[MoveRecord], s: S) -> Result<S::Ok, S::Error> {
-    if MOVES_APART.with(|a| a.get()) {
-        [(); 0].serialize(s)
-    } else {
-        moves.serialize(s)
-    }
 }
 
 /// A JSON error with its line and column.
