@@ -4,9 +4,8 @@
 //! Data flows one way: text -> syntax -> rules -> state -> output
 //! (DESIGN.md, "Layers").
 //!
-//! The library is safe Rust throughout: the program's only `unsafe` is
-//! in the binary (`src/main.rs`), its calls into libc and the C math
-//! functions it defines.
+//! The library is safe Rust throughout, and the binary (`src/main.rs`)
+//! only calls [`cli::main`].
 #![forbid(unsafe_code)]
 
 pub mod board;

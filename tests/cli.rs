@@ -137,6 +137,37 @@ fn an_illegal_move_exits_1_with_a_caret() {
         .stderr(predicate::str::contains("   ^^^"));
 }
 
+/// `postal ... | head`: when the reader of standard output has gone,
+/// postal is not killed by SIGPIPE (std ignores it before `main`) and
+/// takes the failed write as the end of its output: exit 0, nothing on
+/// standard error (`CliError::stdout`). The pipe's reader is closed before
+/// postal starts, so every write fails.
+#[test]
+fn a_closed_output_pipe_is_a_quiet_exit() {
+    for args in [
+        &["variants"][..],
+        &["moves", "chess"],
+        &["diagram", "chess", "--format", "svg"],
+        &["perft", "chess", "3", "--divide"],
+        &["--help"],
+        &["--version"],
+    ] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_postal"))
+            .args(args)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "postal {args:?}: {out:?}");
+        assert!(
+            out.stderr.is_empty(),
+            "postal {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
 #[test]
 fn bad_input_exits_2() {
     postal()

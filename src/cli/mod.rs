@@ -109,58 +109,6 @@ pub fn command() -> clap::Command {
     ))
 }
 
-/// The definition of the subcommand `name` alone, built as the derived
-/// [`Cli`] builds it (a test compares the two), or `None` for a name that
-/// is not a subcommand's.
-fn subcommand_alone(name: &str) -> Option<clap::Command> {
-    use clap::{Args, Command as C};
-    Some(match name {
-        "variants" => variants::Args::augment_args(C::new("variants")),
-        "rules" => rules::Args::augment_args(C::new("rules")),
-        "perft" => perft::Args::augment_args(C::new("perft")),
-        "moves" => moves::Args::augment_args(C::new("moves")),
-        "new" => new::Args::augment_args(C::new("new")),
-        "move" => move_::Args::augment_args(C::new("move")),
-        "show" => show::Args::augment_args(C::new("show")),
-        "history" => history::Args::augment_args(C::new("history")),
-        "status" => status::Args::augment_args(C::new("status")),
-        "resign" => resign::Args::augment_args(C::new("resign")),
-        "draw" => draw::Args::augment_args(C::new("draw")),
-        "claim" => claim::Args::augment_args(C::new("claim")),
-        "takeback" => takeback::Args::augment_args(C::new("takeback")),
-        "mail" => mail::Args::augment_args(C::new("mail")),
-        "diagram" => diagram::Args::augment_args(C::new("diagram")),
-        "verify" => verify::Args::augment_args(C::new("verify")),
-        "convert" => convert::Args::augment_args(C::new("convert")),
-        "referee" => referee::Args::augment_args(C::new("referee")),
-        "receive" => referee::ReceiveArgs::augment_args(C::new("receive")),
-        "completions" => completions::Args::augment_args(C::new("completions")),
-        _ => return None,
-    })
-}
-
-/// The definition a command line is parsed with. When its first argument
-/// names a subcommand, the parse goes no further than that subcommand, so
-/// the top level carries it alone: building all twenty, with their
-/// hundreds of arguments, was a good part of the start of a quick command
-/// such as `postal move`. Anything else (`--help`, `--version`, `help`, a
-/// mistyped name) gets the whole [`command`].
-fn command_for(args: &[std::ffi::OsString]) -> clap::Command {
-    match args
-        .get(1)
-        .and_then(|a| a.to_str())
-        .and_then(subcommand_alone)
-    {
-        Some(sub) => clap::Command::new("postal")
-            .version(env!("CARGO_PKG_VERSION"))
-            .about(env!("CARGO_PKG_DESCRIPTION"))
-            .subcommand_required(true)
-            .arg_required_else_help(true)
-            .subcommand(sub),
-        None => command(),
-    }
-}
-
 /// A failed command: what to print and the exit code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CliError {
@@ -389,18 +337,8 @@ where
 
 /// The program: parse, run, print the error once, map it to an exit code.
 pub fn main() -> ExitCode {
-    ExitCode::from(main_code())
-}
-
-/// [`main`] with its exit code as a number (the binary's C `main` returns
-/// it).
-pub fn main_code() -> u8 {
-    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    // The definition lives to the end of the process: dropping its
-    // arguments would cost about as much as parsing with them.
-    let definition: &'static mut clap::Command = Box::leak(Box::new(command_for(&args)));
-    let cli = match definition
-        .try_get_matches_from_mut(args)
+    let cli = match command()
+        .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m))
     {
         Ok(cli) => cli,
@@ -408,7 +346,7 @@ pub fn main_code() -> u8 {
             None => e.exit(),
             Some(err) => {
                 eprint!("{}", error_text(&err).unwrap_or_default());
-                return err.code;
+                return ExitCode::from(err.code);
             }
         },
     };
@@ -418,80 +356,19 @@ pub fn main_code() -> u8 {
         Ok(()) => match out.flush() {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
                 eprintln!("postal: error: <stdout>: {e}");
-                2
+                ExitCode::from(2)
             }
-            _ => 0,
+            _ => ExitCode::SUCCESS,
         },
         Err(e) => {
             let _ = out.flush();
             match error_text(&e) {
                 Some(text) => {
                     eprint!("{text}");
-                    e.code
+                    ExitCode::from(e.code)
                 }
-                None => 0,
+                None => ExitCode::SUCCESS,
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The help, the usage and the answer to a few command lines of each
-    /// subcommand, as a definition gives them.
-    fn answers(mut definition: clap::Command, name: &str) -> Vec<String> {
-        definition.build();
-        let sub = definition
-            .find_subcommand_mut(name)
-            .expect("the subcommand is defined");
-        let mut out = vec![
-            sub.render_long_help().to_string(),
-            sub.render_help().to_string(),
-            sub.render_usage().to_string(),
-        ];
-        for tail in [
-            &[][..],
-            &["--no-such-flag"][..],
-            &["--help"][..],
-            &["-h"][..],
-            &["a", "b", "c", "d", "e", "f"][..],
-            &["--version"][..],
-        ] {
-            let line: Vec<&str> = ["postal", name].iter().chain(tail).copied().collect();
-            // The arguments as the program takes them (the matches' own
-            // debug text lists every subcommand defined, in debug builds).
-            out.push(match definition.clone().try_get_matches_from(line) {
-                Ok(m) => match <Cli as clap::FromArgMatches>::from_arg_matches(&m) {
-                    Ok(cli) => format!("{cli:?}"),
-                    Err(e) => format!("{:?}: {}", e.kind(), e.render()),
-                },
-                Err(e) => format!("{:?}: {}", e.kind(), e.render()),
-            });
-        }
-        out
-    }
-
-    #[test]
-    fn a_subcommand_alone_is_defined_as_in_the_whole_definition() {
-        let whole = command();
-        let names: Vec<String> = whole
-            .get_subcommands()
-            .map(|s| s.get_name().to_string())
-            .collect();
-        assert_eq!(names.len(), 20, "{names:?}");
-        for name in &names {
-            let args = ["postal", name.as_str()].map(std::ffi::OsString::from);
-            let alone = command_for(&args);
-            assert_eq!(alone.get_subcommands().count(), 1, "{name}");
-            assert_eq!(
-                answers(alone, name),
-                answers(command(), name),
-                "postal {name}"
-            );
-        }
-        let args = ["postal", "--help"].map(std::ffi::OsString::from);
-        assert_eq!(command_for(&args).get_subcommands().count(), 20);
     }
 }

@@ -24,7 +24,6 @@ pub mod address;
 pub mod clock;
 mod ending;
 pub mod file;
-mod moves_json;
 pub mod notices;
 pub mod pgn;
 mod positions;
