@@ -94,10 +94,14 @@ pub fn plain_san(text: &str) -> Option<PlainSan> {
         MovePattern::Castle { long }
     } else {
         let mut role = None;
-        if let Some(r) = rest.chars().next().and_then(piece_letter) {
+        if let Some((r, c)) = rest
+            .chars()
+            .next()
+            .and_then(|c| Some((piece_letter(c)?, c)))
+        {
             role = Some(r);
             lettered = true;
-            rest = &rest[1..];
+            rest = &rest[c.len_utf8()..];
         }
         // The squares: files, ranks and capture marks, five at most.
         let mut parts = [Part::Capture; 5];
@@ -143,12 +147,14 @@ pub fn plain_san(text: &str) -> Option<PlainSan> {
         };
         let mut promotion = None;
         if let Some(after) = rest.strip_prefix('=') {
-            let p = after.chars().next().and_then(piece_letter)?;
-            if after[1..].starts_with('=') {
+            let c = after.chars().next()?;
+            let p = piece_letter(c)?;
+            let after = &after[c.len_utf8()..];
+            if after.starts_with('=') {
                 return None;
             }
             promotion = Some(p);
-            rest = &after[1..];
+            rest = after;
         }
         MovePattern::Piece {
             role: role.unwrap_or(crate::piece::Role::Pawn),
@@ -202,8 +208,9 @@ mod tests {
         }
         let mut taken = 0;
         let short = texts("NKbdexh1089=Q+#!?O-/@:", 4);
+        let odd = texts("♘♟o-e45x=♕", 4);
         let long = texts("Rbex18=Q+", 6);
-        for text in short.iter().chain(&long) {
+        for text in short.iter().chain(&long).chain(&odd) {
             if let Some(plain) = parse_plain(text) {
                 taken += 1;
                 assert_eq!(parse_prefix(text), Ok(("", plain)), "{text:?}");

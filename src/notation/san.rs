@@ -109,11 +109,18 @@ pub struct ParsedMove {
 /// [`glyph_prefix`], [`castle_prefix`] and the squares of
 /// `notation::square`, the one definition of each part of a move's text,
 /// read by this grammar and by the plain reader (`notation::plain`) alike.
+/// The figurines of either side (`♘f3`, `♞c6`, as typeset scores and
+/// ChessBase's figurine output write them) name their piece kind too.
 pub fn piece_letter(c: char) -> Option<Role> {
-    if c.is_ascii_uppercase() {
-        Role::from_char(c)
-    } else {
-        None
+    match c {
+        '♔' | '♚' => Some(Role::King),
+        '♕' | '♛' => Some(Role::Queen),
+        '♖' | '♜' => Some(Role::Rook),
+        '♗' | '♝' => Some(Role::Bishop),
+        '♘' | '♞' => Some(Role::Knight),
+        '♙' | '♟' => Some(Role::Pawn),
+        _ if c.is_ascii_uppercase() => Role::from_char(c),
+        _ => None,
     }
 }
 
@@ -146,18 +153,27 @@ pub fn glyph_prefix(text: &str) -> Option<&'static str> {
     GLYPHS.into_iter().find(|g| text.starts_with(g))
 }
 
-/// Castling at the start of `text`, `O-O-O` or `O-O` (also with zeros):
-/// whether it is long, and the length read.
+/// Castling at the start of `text`, `O-O-O` or `O-O`, also with zeros or
+/// in lower case (`o-o`, as typed in mail and some web scores): whether it
+/// is long, and the length read. Lower case is castling only where no
+/// digit follows (`o-o5` is a pawn's move on a board of 15 files or more).
 pub fn castle_prefix(text: &str) -> Option<(bool, usize)> {
-    [
+    const FORMS: [(&str, bool); 6] = [
         ("O-O-O", true),
         ("0-0-0", true),
+        ("o-o-o", true),
         ("O-O", false),
         ("0-0", false),
-    ]
-    .into_iter()
-    .find(|(t, _)| text.starts_with(t))
-    .map(|(t, long)| (long, t.len()))
+        ("o-o", false),
+    ];
+    FORMS
+        .into_iter()
+        .find(|(t, _)| {
+            text.starts_with(t)
+                && !(t.starts_with('o')
+                    && text[t.len()..].starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .map(|(t, long)| (long, t.len()))
 }
 
 /// A `nom` parser of what `read` reads at the start of its input.
@@ -380,9 +396,35 @@ fn castle_matches(long: bool, m: &PieceMove) -> bool {
     matches!(m.kind, MoveKind::Castle { .. }) && (m.to.file < m.from.file) == long
 }
 
+/// Castling written as an engine writes a king's move (`e1g1`, `e8c8`),
+/// or as the king taking its own rook (`e1h1`, as engines write castling
+/// in Chess960): a move without a letter from the square of the side's
+/// king, on its rank, two files aside or onto one of its own rooks.
+/// Whether it is long.
+pub fn coordinate_castling(pos: &Position, t: &PieceText) -> Option<bool> {
+    let from = t.from_square()?;
+    if !t.roles.is_empty() || !t.promotions.is_empty() || t.place.is_some() {
+        return None;
+    }
+    if !pos.variant.spec().castling || from.rank != t.to.rank {
+        return None;
+    }
+    let own = |sq: Square, role: Role| pos.board.get(sq).is_some_and(|s| s.has(pos.turn, role));
+    if !own(from, Role::King) {
+        return None;
+    }
+    let two_aside = (t.to.file - from.file).abs() == 2;
+    (two_aside || own(t.to, Role::Rook)).then_some(t.to.file < from.file)
+}
+
 /// Resolves a move text against a list of legal moves; when none matches,
 /// looks at the pseudo-legal moves to say why.
 pub fn resolve_in_list(pos: &Position, text: &MoveText, legal: &[Move]) -> Result<Move, MoveError> {
+    if let MoveText::Piece(t) = text {
+        if let Some(long) = coordinate_castling(pos, t) {
+            return resolve_in_list(pos, &MoveText::Castle { long }, legal);
+        }
+    }
     let matches = |mv: &&Move| match (text, mv) {
         (MoveText::Piece(t), Move::Piece(m)) => piece_matches(t, m),
         (MoveText::Castle { long }, Move::Piece(m)) => castle_matches(*long, m),
@@ -403,6 +445,11 @@ pub fn resolve_in_list(pos: &Position, text: &MoveText, legal: &[Move]) -> Resul
 /// the same answer, found by generating only the moves of the kind the
 /// text names onto the square it names.
 pub fn resolve_shared(pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
+    if let MoveText::Piece(t) = text {
+        if let Some(long) = coordinate_castling(pos, t) {
+            return resolve_shared(pos, &MoveText::Castle { long });
+        }
+    }
     let (role, to) = match text {
         // A coordinate move without a letter names its piece by its square
         // (see `piece_matches`): only that piece's kind can match.
@@ -484,6 +531,16 @@ pub fn explain_illegal(pos: &Position, text: &MoveText) -> MoveError {
             pos.variant.spec().title
         )),
         MoveText::Piece(t) => {
+            if let Some(long) = king_two_aside(pos, t) {
+                // FI-2: a king moves two squares only in castling.
+                return match explain_illegal(pos, &MoveText::Castle { long }) {
+                    MoveError::Illegal { reason, rule } => MoveError::Illegal {
+                        reason: format!("a king moves two squares only in castling, and {reason}"),
+                        rule,
+                    },
+                    other => other,
+                };
+            }
             if pseudo
                 .iter()
                 .any(|m| matches!(m, Move::Piece(pm) if piece_matches(t, pm)))
@@ -525,9 +582,9 @@ pub fn explain_illegal(pos: &Position, text: &MoveText) -> MoveError {
             });
             if any_to {
                 MoveError::illegal(format!(
-                    "the {} {} can move to {}, but not as written (promotion, carried pieces or placement differ)",
+                    "the {} {}{from} can move to {}, but not as written (promotion, carried pieces or placement differ)",
+                    side.to_lowercase(),
                     role.name(),
-                    from.trim(),
                     t.to
                 ))
             } else {
@@ -685,6 +742,27 @@ fn write_piece_san(
     if let Some(p) = m.place {
         let _ = write!(s, " @{p}");
     }
+}
+
+/// A king's move written two files aside on its rank (`Kg1` from e1),
+/// in a variant with castling: castling, long or short, as the rules see
+/// it, for the message that says why it is illegal.
+fn king_two_aside(pos: &Position, t: &PieceText) -> Option<bool> {
+    if t.mover() != Role::King || t.roles.len() != 1 || !pos.variant.spec().castling {
+        return None;
+    }
+    pos.board
+        .occupied()
+        .filter(|(_, st)| st.has(pos.turn, Role::King))
+        .map(|(sq, _)| sq)
+        .filter(|sq| {
+            sq.rank == t.to.rank
+                && (sq.file - t.to.file).abs() == 2
+                && t.from_file.is_none_or(|f| f == sq.file)
+                && t.from_rank.is_none_or(|r| r == sq.rank)
+        })
+        .map(|sq| t.to.file < sq.file)
+        .next()
 }
 
 /// Long algebraic: `Ng1-f3`, `e7xd8=Q`, `QKc2-c4`, `Kc5-prison`, with the

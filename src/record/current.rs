@@ -49,7 +49,9 @@ pub(super) fn side(color: Color) -> &'static str {
 
 pub(super) fn normalize_result(r: &str) -> String {
     match r.trim() {
-        "½-½" => "1/2-1/2".to_string(),
+        "½-½" | "½:½" => "1/2-1/2".to_string(),
+        "1:0" => "1-0".to_string(),
+        "0:1" => "0-1".to_string(),
         other => other.to_string(),
     }
 }

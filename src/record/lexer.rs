@@ -460,8 +460,20 @@ fn move_number(input: &str) -> IResult<&str, (u32, bool)> {
     Ok((&rest[dots..], (number, dots >= 2)))
 }
 
+/// A game's result: PGN's `1-0`, `0-1`, `1/2-1/2`, and the forms of
+/// printed scores and other programs (`½-½`; `1:0`, `0:1`, `½:½` in
+/// German and Scandinavian sources).
 fn result(input: &str) -> IResult<&str, &str> {
-    alt((tag("1-0"), tag("0-1"), tag("1/2-1/2"), tag("½-½"))).parse(input)
+    alt((
+        tag("1-0"),
+        tag("0-1"),
+        tag("1/2-1/2"),
+        tag("½-½"),
+        tag("1:0"),
+        tag("0:1"),
+        tag("½:½"),
+    ))
+    .parse(input)
 }
 
 fn nag(input: &str) -> IResult<&str, u16> {
@@ -735,10 +747,10 @@ pub fn glyph_nag(word: &str) -> Option<u16> {
     })
 }
 
-/// `e.p.` after an en passant capture, as older texts write it: a remark,
-/// not a move.
+/// `e.p.` after an en passant capture, as older texts write it (also
+/// `ep`, as typed): a remark, not a move.
 pub fn is_en_passant_mark(word: &str) -> bool {
-    matches!(word, "e.p." | "e.p" | "ep.")
+    matches!(word, "e.p." | "e.p" | "ep." | "ep")
 }
 
 /// A null move, a pass as databases and engines write it: `--`, `Z0`,

@@ -16,7 +16,7 @@ use std::io::{self, BufRead};
 /// Where the reader is: inside a game, in its movetext, how deep in
 /// variations.
 #[derive(Default)]
-struct State {
+struct State<'a> {
     open: bool,
     movetext: bool,
     depth: usize,
@@ -25,12 +25,14 @@ struct State {
     skipping: usize,
     /// The span of the game's first tag and the end of its last one.
     tags: Option<(Span, usize)>,
+    /// The names of the game's tags so far.
+    tag_names: Vec<&'a str>,
 }
 
 type Sink<'s, 'a> = &'s mut dyn FnMut(Event<'a>);
 
-impl State {
-    fn begin_movetext<'a>(&mut self, span: Span, sink: Sink<'_, 'a>) {
+impl<'a> State<'a> {
+    fn begin_movetext(&mut self, span: Span, sink: Sink<'_, 'a>) {
         if !self.open {
             sink(Event::BeginGame { span });
             self.open = true;
@@ -38,7 +40,7 @@ impl State {
         self.movetext = true;
     }
 
-    fn close<'a>(&mut self, at: Span, sink: Sink<'_, 'a>) {
+    fn close(&mut self, at: Span, sink: Sink<'_, 'a>) {
         if let (true, false, Some((first, _))) = (self.open, self.movetext, self.tags) {
             // Tags and no movetext: a game without moves, as python-chess
             // reads it (not merged into the next game).
@@ -69,12 +71,26 @@ impl State {
         self.open = false;
         self.movetext = false;
         self.tags = None;
+        self.tag_names.clear();
     }
 }
 
 /// Only blanks between two tags, with an empty line among them?
 fn blank_line_between(gap: &str) -> bool {
     gap.trim().is_empty() && gap.split('\n').skip(1).count() >= 2
+}
+
+/// The name of the tag a line starts with (`[White "Ana"]`).
+fn tag_name(line: &str) -> &str {
+    let rest = line
+        .trim_start()
+        .strip_prefix('[')
+        .unwrap_or("")
+        .trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    &rest[..end]
 }
 
 /// Emits the events of the games in `text` (a chunk or a whole file).
@@ -102,12 +118,19 @@ pub fn read<'a>(text: &'a str, sink: Sink<'_, 'a>) {
                     st.close(span, sink);
                 }
                 if let Some((_, end)) = st.tags {
-                    if st.open && blank_line_between(&text[end..span.start]) {
-                        // Tags, an empty line, tags: the first section is
-                        // a game without moves.
+                    if st.open
+                        && blank_line_between(&text[end..span.start])
+                        && st.tag_names.contains(&name)
+                    {
+                        // Tags, an empty line, tags that name one of them
+                        // again: the first section is a game without
+                        // moves. (An empty line inside one tag section, as
+                        // ChessBase writes before its extra tags, leaves
+                        // one game.)
                         st.close(span, sink);
                     }
                 }
+                st.tag_names.push(name);
                 let first = st.tags.map_or(span, |(f, _)| f);
                 st.tags = Some((first, span.end));
                 if !st.open {
@@ -345,9 +368,11 @@ impl<R: BufRead> Chunker<R> {
         // game (the first had no moves).
         let mut tags_then_blank = false;
         let mut tags = false;
+        let mut names: Vec<String> = Vec::new();
         if self.has_carry {
             self.has_carry = false;
             tags = true;
+            names.push(tag_name(&self.carry).to_string());
             chunk.text.push_str(&self.carry);
             size += self.carry.len() as u64;
             self.line += 1;
@@ -384,7 +409,7 @@ impl<R: BufRead> Chunker<R> {
             let trimmed = line.trim();
             if (skipping || !in_comment)
                 && trimmed.starts_with('[')
-                && (movetext || tags_then_blank)
+                && (movetext || (tags_then_blank && names.iter().any(|n| n == tag_name(trimmed))))
             {
                 if skipping {
                     chunk.oversize = Some(size - n as u64);
@@ -412,6 +437,9 @@ impl<R: BufRead> Chunker<R> {
                 movetext = true;
             }
             tags |= is_tag;
+            if is_tag {
+                names.push(tag_name(trimmed).to_string());
+            }
             tags_then_blank |= tags && trimmed.is_empty();
             if chunk.text.len() + line.len() > MAX_RECORD_BYTES || n > self.line_buf.len() {
                 // Over the limit: keep what fits, skip the rest of the game.

@@ -1,0 +1,127 @@
+//! The ways of writing a move and a game that other programs and people
+//! use, read as what they mean (fixtures/records/forms/, each file made
+//! to the shape its source writes):
+//!
+//! - ChessBase's PGN export puts an empty line between the Seven Tag
+//!   Roster and its own tags (`WhiteElo`, `ECO`, `PlyCount`): one game;
+//! - engines (UCI's `bestmove e1g1`, and Chess960-style `e8h8`, king
+//!   takes rook) write castling as the king's move;
+//! - scores typed by hand: `e.p.` / `ep` after an en passant capture,
+//!   `o-o`, German and Scandinavian results `1:0`;
+//! - typeset scores and ChessBase's figurine output: `♘f3`, `♞c6`;
+//! - a king's two-square move that is no legal castling says so (FI-2).
+
+mod common;
+
+use common::postal;
+
+fn fixture(name: &str) -> String {
+    format!(
+        "{}/fixtures/records/forms/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn verify(name: &str, code: i32) -> String {
+    let out = postal()
+        .args(["verify", &fixture(name)])
+        .assert()
+        .code(code)
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+fn pgn_of(name: &str) -> String {
+    let out = postal()
+        .args(["convert", &fixture(name), "--to", "pgn"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn an_empty_line_inside_a_tag_section_keeps_one_game() {
+    let out = verify("chessbase-blank-line.pgn", 0);
+    assert!(out.contains("verified 2 games"), "{out}");
+    assert!(!out.contains("without moves"), "{out}");
+    let pgn = pgn_of("chessbase-blank-line.pgn");
+    // Both sections' tags belong to the first game.
+    let first = &pgn[..pgn.find("1. e4").unwrap()];
+    assert!(first.contains("[Event \"Club championship\"]"), "{pgn}");
+    assert!(first.contains("[WhiteElo \"2105\"]"), "{pgn}");
+}
+
+#[test]
+fn a_repeated_tag_after_an_empty_line_still_starts_a_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.pgn");
+    std::fs::write(
+        &path,
+        "[Event \"No moves\"]\n\n[Event \"Second\"]\n[Result \"*\"]\n\n1. e4 *\n",
+    )
+    .unwrap();
+    let out = postal()
+        .args(["verify", path.to_str().unwrap()])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("without moves"), "{out}");
+    assert!(out.contains("verified 2 games"), "{out}");
+}
+
+#[test]
+fn fi2_engine_castling_is_castling() {
+    let out = verify("engine-castling.pgn", 0);
+    assert!(out.contains("1 sound"), "{out}");
+    assert!(out.contains("read as a coordinate move"), "{out}");
+    let pgn = pgn_of("engine-castling.pgn");
+    assert!(pgn.contains("4. O-O Nf6 5. d3 O-O"), "{pgn}");
+}
+
+#[test]
+fn typed_forms_are_read() {
+    let out = verify("typed-forms.pgn", 0);
+    assert!(out.contains("1 sound, 0 unsound"), "{out}");
+    let pgn = pgn_of("typed-forms.pgn");
+    assert!(pgn.contains("3. exf6 Nxf6"), "{pgn}");
+    assert!(pgn.contains("6. O-O cxb5"), "{pgn}");
+    assert!(pgn.contains("8. Re1 O-O 1-0"), "{pgn}");
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+}
+
+#[test]
+fn figurines_are_piece_letters() {
+    let out = postal()
+        .args(["verify", &fixture("figurines.txt"), "--variant", "chess"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("1 sound, 0 unsound"), "{out}");
+    let pgn = pgn_of("figurines.txt");
+    assert!(pgn.contains("2. Nf3 Nc6 3. Bc4 Bc5"), "{pgn}");
+    assert!(pgn.contains("11. Ba3 b5 *"), "{pgn}");
+}
+
+#[test]
+fn fi2_a_kings_two_square_move_is_castling_or_nothing() {
+    let out = verify("king-two-squares.pgn", 1);
+    assert!(
+        out.contains(
+            "illegal move: a king moves two squares only in castling, and White may no longer castle king side"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("= rule: FI-2"), "{out}");
+    assert!(!out.contains("  can"), "{out}");
+}
