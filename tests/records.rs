@@ -510,16 +510,67 @@ fn holes_read_back_from_the_ascii_renderer() {
     assert_eq!(d.cells.iter().filter(|c| c.1.is_none()).count(), 1);
 }
 
+/// A file of several games converts every sound one and names each
+/// unsound one, with its location, before the summary (exit 1).
+#[test]
+fn convert_writes_the_sound_games_and_names_the_unsound() {
+    let clean = std::fs::read_to_string(fixture("clean.pgn")).unwrap();
+    let bad = std::fs::read_to_string(fixture("problems/illegal.pgn")).unwrap();
+    let path = scratch("mixed.pgn");
+    std::fs::write(&path, format!("{clean}\n{bad}\n{clean}")).unwrap();
+    let output = postal()
+        .args(["convert", path.to_str().unwrap(), "--to", "pgn"])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let pgn = String::from_utf8(output.stdout).unwrap();
+    let err = String::from_utf8(output.stderr).unwrap();
+    let per_copy = clean.matches("[Event ").count();
+    assert_eq!(pgn.matches("[Event ").count(), 2 * per_copy, "{pgn}");
+    assert!(err.contains("mixed.pgn:"), "{err}");
+    let bad_index = per_copy + 1;
+    let total = 2 * per_copy + 1;
+    assert!(
+        err.contains(&format!(
+            "postal: game {bad_index} is not sound: not converted"
+        )),
+        "{err}"
+    );
+    let summary = err
+        .find(&format!(
+            "postal: error: 1 of {total} games are not sound (game {bad_index}); the other {} converted",
+            total - 1
+        ))
+        .expect(&err);
+    assert!(err.find("mixed.pgn:").unwrap() < summary, "{err}");
+    // A single board says which game it drew.
+    postal()
+        .args(["convert", path.to_str().unwrap(), "--to", "fen"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!(
+            "has {total} games; drawn: game 1"
+        )));
+}
+
 #[test]
 fn convert_refuses_an_unsound_record_and_bad_plies() {
-    postal()
+    let out = postal()
         .args(["convert", &fixture("problems/illegal.pgn"), "--to", "pgn"])
         .assert()
         .code(1)
         .stdout(predicate::str::is_empty())
-        .stderr(predicate::str::contains(
-            "game 1 is not sound; nothing converted",
-        ));
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(out).unwrap();
+    let summary = err
+        .find("postal: error: 1 of 1 game is not sound (game 1); nothing converted")
+        .expect(&err);
+    // The diagnostic comes before the summary that refers to it.
+    let diagnostic = err.find("illegal.pgn:").expect(&err);
+    assert!(diagnostic < summary, "{err}");
     postal()
         .args([
             "convert",

@@ -3,8 +3,9 @@
 //! canonical PGN (comments and variations carried over), published text
 //! with diagrams, the position text or a diagram (ASCII, SVG, PNG) after a
 //! ply, JSON of its moves and positions, or a self-contained HTML page that
-//! replays the game. Only sound records convert: otherwise the first error
-//! is printed and nothing is written.
+//! replays the games. Sound games convert; each unsound one is reported
+//! with its first error, on standard error before the summary that counts
+//! them, and the exit status is 1.
 
 use super::verify::{read_record, record_options, FormatArg};
 use super::{write_output, CliError, Output};
@@ -45,9 +46,10 @@ pub enum Target {
 /// position text or an ASCII diagram after a ply, or JSON of the moves and
 /// the position after each ({"format": "postal-record/1", "games":
 /// [...]}). A game's state file converts as the record of the game played
-/// (its moves' comments and the other acts as comments). Only sound
-/// records convert: otherwise the first error is printed, nothing is
-/// written, and the exit status is 1.
+/// (its moves' comments and the other acts as comments). Every sound game
+/// converts (the single-board forms draw one: --game, or the first); each
+/// unsound one is reported with its first error and location, and the
+/// exit status is then 1.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The record: PGN, published text or a game's state file (`-` reads
@@ -90,36 +92,95 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         &mut |g, _| games.push(g),
     )
     .map_err(|Unreadable(m)| CliError::usage(format!("{path}: cannot read the record: {m}")))?;
-    for g in &games {
-        if let Some(issue) = g.issues.iter().find(|i| i.severity == Severity::Error) {
-            let text = render_issue(path, issue);
-            let code = if g.readable { 1 } else { 2 };
-            return Err(CliError {
-                message: format!(
-                    "game {} is not sound; nothing converted\n{}",
-                    g.index,
-                    text.trim_end()
-                ),
-                code,
-            });
+    // The first error of each unsound game, printed before the summary
+    // that counts them.
+    let first_error = |g: &Game| {
+        g.issues
+            .iter()
+            .find(|i| i.severity == Severity::Error)
+            .cloned()
+    };
+    let total = games.len();
+    let mut unsound = Vec::new();
+    let mut sound = Vec::new();
+    for g in games {
+        match first_error(&g) {
+            Some(issue) => unsound.push((g, issue)),
+            None => sound.push(g),
         }
     }
+    let report = |unsound: &[(Game, crate::record::Issue)]| {
+        for (g, issue) in unsound {
+            eprint!("{}", render_issue(path, issue));
+            eprintln!("postal: game {} is not sound: not converted\n", g.index);
+        }
+    };
+    let summary = |unsound: &[(Game, crate::record::Issue)]| {
+        let code = if unsound.iter().all(|(g, _)| !g.readable) {
+            2
+        } else {
+            1
+        };
+        CliError {
+            message: format!(
+                "{} of {total} game{} not sound ({}); {}",
+                unsound.len(),
+                if total == 1 { " is" } else { "s are" },
+                unsound
+                    .iter()
+                    .map(|(g, _)| format!("game {}", g.index))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                match total - unsound.len() {
+                    0 => "nothing converted".to_string(),
+                    1 => "the other game converted".to_string(),
+                    n => format!("the other {n} converted"),
+                }
+            ),
+            code,
+        }
+    };
+    let single = !matches!(
+        args.to,
+        Target::Pgn | Target::Text | Target::Json | Target::Html
+    );
     let chosen: Vec<&Game> = match args.game {
-        Some(n) => match games.get(n.wrapping_sub(1)) {
-            Some(g) => vec![g],
+        Some(n) => {
+            if let Some(i) = unsound.iter().position(|(g, _)| g.index == n) {
+                report(&unsound[i..=i]);
+                return Err(summary(&unsound[i..=i]));
+            }
+            match sound.iter().find(|g| g.index == n) {
+                Some(g) => vec![g],
+                None => {
+                    return Err(CliError::usage(format!(
+                        "--game {n}: the record has {total} game{}",
+                        if total == 1 { "" } else { "s" }
+                    )))
+                }
+            }
+        }
+        None if single => match sound.first() {
+            Some(g) => {
+                if total > 1 {
+                    eprintln!(
+                        "postal: note: {path} has {total} games; drawn: game {} (--game N draws another)",
+                        g.index
+                    );
+                }
+                vec![g]
+            }
             None => {
-                return Err(CliError::usage(format!(
-                    "--game {n}: the record has {} game{}",
-                    games.len(),
-                    if games.len() == 1 { "" } else { "s" }
-                )))
+                report(&unsound);
+                return Err(summary(&unsound));
             }
         },
-        None => match args.to {
-            Target::Pgn | Target::Text | Target::Json => games.iter().collect(),
-            _ => games.iter().take(1).collect(),
-        },
+        None => sound.iter().collect(),
     };
+    if chosen.is_empty() {
+        report(&unsound);
+        return Err(summary(&unsound));
+    }
     let diagram = |format| -> Result<Vec<u8>, CliError> {
         let g = chosen[0];
         let pos = writer::position_at(g, args.ply).map_err(CliError::usage)?;
@@ -181,7 +242,12 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         &bytes,
         kind,
         inputs,
-    )
+    )?;
+    if single || args.game.is_some() || unsound.is_empty() {
+        return Ok(());
+    }
+    report(&unsound);
+    Err(summary(&unsound))
 }
 
 /// An ASCII diagram after `ply`, in the rule pages' style.
