@@ -125,3 +125,38 @@ fn fi2_a_kings_two_square_move_is_castling_or_nothing() {
     assert!(out.contains("= rule: FI-2"), "{out}");
     assert!(!out.contains("  can"), "{out}");
 }
+
+/// `--to text` keeps a record's annotations in the published style where
+/// they stand: comments and variations in parentheses (nested), move
+/// glyphs after their move, other NAGs as their symbols; and `verify`
+/// reads the text back sound.
+#[test]
+fn text_keeps_comments_nags_and_variations() {
+    let out = postal()
+        .args([
+            "convert",
+            &fixture("annotated.pgn"),
+            "--to",
+            "text",
+            "--game",
+            "1",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("\n(Opening remark)\n1. e4! (Best by test) 1... e5 (1... c5 (Sicilian) 2. Nf3 (2. c3 d5) 2... d6)\n2. Qh5?! Nc6 +=\n3. Bc4 Nf6??\n"), "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("annotated.txt");
+    std::fs::write(&path, &text).unwrap();
+    let out = postal()
+        .args(["verify", path.to_str().unwrap()])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8(out).unwrap().contains("1 sound"));
+}

@@ -672,7 +672,7 @@ fn diagram_command_draws_every_format() {
     assert!(page.starts_with("<!DOCTYPE html>"));
     assert_eq!(page.matches("<div class=\"board\"").count(), 3);
     // It opens at the last move.
-    assert!(page.contains("<div id=\"boards\" data-start=\"2\">"));
+    assert!(page.contains("<section class=\"game\" id=\"game-1\" data-start=\"2\""));
 
     let dir = scratch("cli");
     let file = dir.join("board.png");
@@ -914,6 +914,91 @@ fn html_replay_steps_through_the_game_in_chromium() {
     );
 }
 
+/// An annotated record of two games as one page (issue 31): an index,
+/// then each game with its heading from the tags (unknown ones left out,
+/// the time control in words), its comments, NAGs as glyphs with their
+/// meaning, and its variations nested; in the browser, every move of a
+/// variation shows the position after it.
+#[test]
+fn html_page_of_an_annotated_file_in_chromium() {
+    let pgn = format!(
+        "{}/fixtures/records/forms/annotated.pgn",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let dir = scratch("annotated");
+    let file = dir.join("games.html");
+    postal()
+        .args([
+            "convert",
+            &pgn,
+            "--to",
+            "html",
+            "-o",
+            file.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(&file).unwrap();
+    assert!(page.contains("<ol class=\"index\">"), "an index");
+    assert!(page.contains("<a href=\"#game-2\">Ben – Ana</a>"));
+    assert!(page.contains("<h2>Ana – Ben</h2>"));
+    assert!(page.contains("<p class=\"meta\">Annotated</p>"));
+    assert!(page.contains("<p class=\"meta\">2024</p>"));
+    assert!(page.contains("<p class=\"meta\">Time control: 3 days a move</p>"));
+    assert!(page.contains("<p class=\"meta\">Second game, Aarhus</p>"));
+    assert!(page.contains("<p class=\"meta\">round 2</p>"));
+    assert!(
+        !page.contains(">?<") && !page.contains("????"),
+        "unknown tags left out"
+    );
+    assert!(page
+        .contains("<span class=\"comment\">Opening remark</span> <span class=\"num\">1.</span>"));
+    assert!(page.contains("e4<span class=\"nag\" title=\"a good move\">!</span>"));
+    assert!(page.contains("title=\"White has a slight advantage\">+=</span>"));
+    assert!(page.contains("Qh5<span class=\"nag\" title=\"a questionable move\">?!</span>"));
+    assert!(
+        page.contains("<span class=\"variation\">(<span class=\"num\">2.</span>"),
+        "nested"
+    );
+    if std::env::var("POSTAL_SKIP_BROWSER").as_deref() == Ok("1") {
+        return;
+    }
+    let browser =
+        chromium().expect("headless Chromium (see html_replay_steps_through_the_game_in_chromium)");
+    let dom = dump_dom(&browser, &file, &dir.join("profile"));
+    let open = dom
+        .find("<pre id=\"postal-test\"")
+        .expect("the result element");
+    let body = &dom[open..];
+    let body = &body[body.find('>').unwrap() + 1..body.find("</pre>").unwrap()];
+    let result: serde_json::Value = serde_json::from_str(&unescape(body)).unwrap();
+    assert_eq!(result["plies"], 7);
+    // The variations' moves, in order, and the positions after them.
+    let start = Position::start(Variant::Chess);
+    let e4 = start.play(&start.parse_move("e4").unwrap()).unwrap();
+    let after = |from: &Position, moves: &[&str]| {
+        moves.iter().fold(from.clone(), |p, m| {
+            p.play(&p.parse_move(m).unwrap()).unwrap()
+        })
+    };
+    let expected = [
+        ("c5", after(&e4, &["c5"])),
+        ("Nf3", after(&e4, &["c5", "Nf3"])),
+        ("c3", after(&e4, &["c5", "c3"])),
+        ("d5", after(&e4, &["c5", "c3", "d5"])),
+        ("d6", after(&e4, &["c5", "Nf3", "d6"])),
+    ];
+    let seen = result["variations"].as_array().unwrap();
+    assert_eq!(seen.len(), expected.len(), "{seen:?}");
+    for (v, (text, pos)) in seen.iter().zip(&expected) {
+        assert_eq!(v["move"], *text);
+        assert_eq!(v["shown"], serde_json::json!([v["board"]]), "{v}");
+        assert_eq!(v["position"].as_str().unwrap(), pos.to_text(), "{text}");
+        assert_eq!(v["current"], true);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn html_page_is_self_contained() {
     let s = start(Variant::Gardner);
@@ -925,7 +1010,7 @@ fn html_page_is_self_contained() {
     for needle in ["<link", " src=", "https://", "@import", "url(http"] {
         assert!(!page.contains(needle), "{needle}");
     }
-    assert!(page.contains("ArrowRight") && page.contains("id=\"next\""));
+    assert!(page.contains("ArrowRight") && page.contains("class=\"next\""));
 }
 
 #[test]

@@ -214,17 +214,14 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         Target::Svg => diagram(render::Format::Svg)?,
         Target::Png => diagram(render::Format::Png)?,
         Target::Html => {
-            let g = chosen[0];
-            let moves: Vec<_> = g.moves.iter().map(|m| m.mv.clone()).collect();
-            let info = render::html::GameInfo {
-                title: g.tag("Event").unwrap_or_default().to_string(),
-                white: g.tag("White").unwrap_or_default().to_string(),
-                black: g.tag("Black").unwrap_or_default().to_string(),
-                result: g.result.clone(),
-                details: Vec::new(),
-                start_ply: args.ply.unwrap_or(0).min(moves.len()),
-            };
-            render::html::game(&g.start, &moves, &info, &render::Options::default())
+            let mut pages: Vec<render::html::PageGame> = chosen
+                .iter()
+                .map(|g| render::html::PageGame::of_record(g))
+                .collect();
+            if let (Some(first), Some(ply)) = (pages.first_mut(), args.ply) {
+                first.info.start_ply = ply;
+            }
+            render::html::page(&pages, &render::Options::default())
                 .map_err(|e| CliError::rule(e.to_string()))?
                 .into_bytes()
         }

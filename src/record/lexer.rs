@@ -736,15 +736,58 @@ impl<'a> Iterator for LineIter<'a> {
 /// Splits glued standalone glyphs: `!`, `?`, `!!`, `??`, `!?`, `?!` as
 /// their NAG numbers (1 to 6), for a word that is only a glyph.
 pub fn glyph_nag(word: &str) -> Option<u16> {
-    Some(match word {
-        "!" => 1,
-        "?" => 2,
-        "!!" => 3,
-        "??" => 4,
-        "!?" => 5,
-        "?!" => 6,
-        _ => return None,
-    })
+    NAGS.iter()
+        .find(|(_, glyph, _)| *glyph == word)
+        .filter(|(n, _, _)| *n <= 6)
+        .map(|(n, _, _)| *n)
+}
+
+/// The standard NAGs (PGN standard, section 10) with the glyph printed
+/// scores use and their meaning; the move glyphs `!` .. `?!` are 1 to 6.
+pub const NAGS: &[(u16, &str, &str)] = &[
+    (1, "!", "a good move"),
+    (2, "?", "a poor move"),
+    (3, "!!", "a very good move"),
+    (4, "??", "a very poor move"),
+    (5, "!?", "a speculative move"),
+    (6, "?!", "a questionable move"),
+    (7, "□", "a forced move"),
+    (8, "□", "the only move"),
+    (10, "=", "a drawish position"),
+    (11, "=", "equal chances, quiet position"),
+    (12, "=", "equal chances, active position"),
+    (13, "∞", "an unclear position"),
+    (14, "+=", "White has a slight advantage"),
+    (15, "=+", "Black has a slight advantage"),
+    (16, "±", "White has a moderate advantage"),
+    (17, "∓", "Black has a moderate advantage"),
+    (18, "+−", "White has a decisive advantage"),
+    (19, "−+", "Black has a decisive advantage"),
+    (20, "+−", "White has a crushing advantage"),
+    (21, "−+", "Black has a crushing advantage"),
+    (22, "⨀", "White is in zugzwang"),
+    (23, "⨀", "Black is in zugzwang"),
+    (32, "⟳", "White has a development advantage"),
+    (33, "⟳", "Black has a development advantage"),
+    (36, "↑", "White has the initiative"),
+    (37, "↑", "Black has the initiative"),
+    (40, "→", "White has the attack"),
+    (41, "→", "Black has the attack"),
+    (44, "=/∞", "White has compensation for the material"),
+    (45, "=/∞", "Black has compensation for the material"),
+    (132, "⇆", "White has counterplay"),
+    (133, "⇆", "Black has counterplay"),
+    (138, "⊕", "White is in time trouble"),
+    (139, "⊕", "Black is in time trouble"),
+    (140, "∆", "with the idea"),
+    (146, "N", "a novelty"),
+];
+
+/// The glyph and meaning of NAG `n`, where the standard gives one.
+pub fn nag_glyph(n: u16) -> Option<(&'static str, &'static str)> {
+    NAGS.iter()
+        .find(|(k, _, _)| *k == n)
+        .map(|&(_, glyph, meaning)| (glyph, meaning))
 }
 
 /// `e.p.` after an en passant capture, as older texts write it (also

@@ -5,6 +5,7 @@
 
 use super::game::{Game, PlayedMove};
 use crate::color::Color;
+use crate::mv::Move;
 use crate::position::Position;
 use crate::variant::Variant;
 use serde_json::{json, Value};
@@ -109,35 +110,96 @@ fn comment(text: &str) -> String {
     format!("{{{}}}", text.replace('}', ")"))
 }
 
-/// The words of a line of moves from `pos`: move numbers, moves,
-/// comments, NAGs and, after each move, its variations in parentheses.
-fn movetext(pos: &Position, moves: &[PlayedMove], words: &mut Vec<String>) {
+/// One step of a line of moves as it is written, for the writers of
+/// PGN, published text and the replay page alike ([`walk`]).
+pub enum Step<'g> {
+    /// A comment, where it stands among the moves.
+    Comment(&'g str),
+    /// A move: its number as written before it (`12.`, `12...`, or empty
+    /// for Black's move right after White's), its canonical text, its
+    /// NAGs, the positions before and after it, and how deep in
+    /// variations it stands (0 for the main line).
+    Move {
+        number: String,
+        text: String,
+        mv: &'g Move,
+        nags: &'g [u16],
+        before: &'g Position,
+        after: &'g Position,
+        depth: usize,
+    },
+    /// A variation begins, an alternative to the move just walked.
+    Open,
+    /// The variation ends.
+    Close,
+}
+
+/// Walks a line of moves from `pos`: comments before each move, the move
+/// with its number where one is written (always for White, for Black at
+/// the start of a line and after a comment or a variation), its NAGs,
+/// comments after it, then its variations, each from the position
+/// before it.
+pub fn walk(pos: &Position, moves: &[PlayedMove], visit: &mut dyn FnMut(Step<'_>)) {
+    walk_at(pos, moves, 0, visit);
+}
+
+fn walk_at(pos: &Position, moves: &[PlayedMove], depth: usize, visit: &mut dyn FnMut(Step<'_>)) {
     let mut pos = pos.clone();
-    // Black's move needs its number at the start of a line, and after
-    // a comment or a variation.
     let mut number_due = true;
     for m in moves {
-        words.extend(m.before.iter().map(|c| comment(c)));
+        for c in &m.before {
+            visit(Step::Comment(c));
+        }
         number_due |= !m.before.is_empty();
         let number = if pos.turn == Color::White {
-            format!("{}. ", pos.fullmove)
+            format!("{}.", pos.fullmove)
         } else if number_due {
-            format!("{}... ", pos.fullmove)
+            format!("{}...", pos.fullmove)
         } else {
             String::new()
         };
-        // A move number stays on the line of its move.
-        words.push(format!("{number}{}", pos.move_text(&m.mv)));
-        words.extend(m.nags.iter().map(|n| format!("${n}")));
-        words.extend(m.after.iter().map(|c| comment(c)));
+        let after = pos.play_unchecked(&m.mv);
+        visit(Step::Move {
+            number,
+            text: pos.move_text(&m.mv),
+            mv: &m.mv,
+            nags: &m.nags,
+            before: &pos,
+            after: &after,
+            depth,
+        });
+        for c in &m.after {
+            visit(Step::Comment(c));
+        }
         for v in &m.variations {
-            words.push("(".to_string());
-            movetext(&pos, v, words);
-            words.push(")".to_string());
+            visit(Step::Open);
+            walk_at(&pos, v, depth + 1, visit);
+            visit(Step::Close);
         }
         number_due = !m.after.is_empty() || !m.variations.is_empty();
-        pos = pos.play_unchecked(&m.mv);
+        pos = after;
     }
+}
+
+/// The words of a line of moves from `pos`: move numbers, moves,
+/// comments, NAGs and, after each move, its variations in parentheses.
+fn movetext(pos: &Position, moves: &[PlayedMove], words: &mut Vec<String>) {
+    walk(pos, moves, &mut |step| match step {
+        Step::Comment(c) => words.push(comment(c)),
+        Step::Move {
+            number, text, nags, ..
+        } => {
+            // A move number stays on the line of its move.
+            words.push(if number.is_empty() {
+                text
+            } else {
+                format!("{number} {text}")
+            });
+            words.extend(nags.iter().map(|n| format!("${n}")));
+        }
+        Step::Open => words.push("(".to_string()),
+        Step::Close => words.push(")".to_string()),
+    });
 }
 
 /// A game as JSON: its variant, tags, start, each move (number, side,

@@ -1,42 +1,147 @@
-//! A whole game as one self-contained HTML page (no network): a board for
-//! every position of the game (SVG, drawn by `svg` and sharing one set of
-//! glyph definitions), the move list, and buttons and arrow keys to step
-//! through it. One board is shown at a time; the script only switches
-//! which, so what a reader sees is exactly what the renderer drew.
+//! Games as one self-contained HTML page (no network): for each game a
+//! board for every position of it, those of its variations included (SVG,
+//! drawn by `svg` and sharing one set of glyph definitions for the page),
+//! the moves with their comments, NAGs and variations, and buttons and
+//! arrow keys to step through it. A page of several games begins with an
+//! index of them. One board a game is shown at a time; the script only
+//! switches which, so what a reader sees is exactly what the renderer drew.
 //!
-//! Keys: Left / Right step back and forward, Home / End go to the start
-//! and the end. `#ply=N` in the address opens the page at ply N. `#test`
-//! makes the page step through the game by itself on load, pressing the
-//! keys and buttons, and write what it showed after each step into
-//! `<pre id="postal-test">` as JSON, for the browser test to read.
+//! Keys (on the game last clicked, else the first): Left / Right step back
+//! and forward along the line of the board shown, Home / End go to the
+//! start and the end of the main line; a click on any move shows the
+//! position after it. `#ply=N` in the address opens the first game at ply
+//! N. `#test` makes the page step through its first game by itself on
+//! load, pressing the keys and buttons, and write what it showed after
+//! each step into `<pre id="postal-test">` as JSON, for the browser test.
 
 use super::svg::{self, escape, Parts};
 use super::{check_squares, Diagram, Options};
 use crate::color::Color;
 use crate::error::PlayError;
 use crate::mv::Move;
-use crate::notation::movetext::move_number;
 use crate::piece::{Piece, Role};
 use crate::position::Position;
+use crate::record::game::{Game, PlayedMove};
+use crate::record::lexer::nag_glyph;
+use crate::record::writer::{walk, Step};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-/// What the page says about the game besides its moves.
+/// What the page says about a game besides its moves.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameInfo {
-    /// The page title; when empty, "White – Black" or the variant's name.
+    /// The heading; when empty, "White – Black" or the variant's name.
     pub title: String,
     pub white: String,
     pub black: String,
     /// `1-0`, `0-1`, `1/2-1/2`, with a reason if known.
     pub result: Option<String>,
-    /// Other lines to show under the title (event, date, ...).
+    /// Other lines to show under the heading (event, date, ...).
     pub details: Vec<String>,
     /// The ply shown when the page opens (0: the start position).
     pub start_ply: usize,
 }
 
-/// A move of the game that could not be played: its ply (1 for the first
+impl GameInfo {
+    /// The heading of a record's game from its tags: the players, then
+    /// the event, site, date and round, leaving out those not known
+    /// (`?`, `????.??.??`), and the time control in words.
+    pub fn of_record(game: &Game) -> GameInfo {
+        let known = |name: &str| {
+            game.tag(name)
+                .map(str::trim)
+                .filter(|v| !v.is_empty() && v.chars().any(|c| c != '?' && c != '.'))
+        };
+        let mut details = Vec::new();
+        let place: Vec<&str> = ["Event", "Site"].into_iter().filter_map(known).collect();
+        if !place.is_empty() {
+            details.push(place.join(", "));
+        }
+        let mut when = Vec::new();
+        if let Some(d) = known("Date") {
+            when.push(date_words(d));
+        }
+        if let Some(r) = known("Round") {
+            when.push(format!("round {r}"));
+        }
+        if !when.is_empty() {
+            details.push(when.join(", "));
+        }
+        if let Some(t) = known("TimeControl").and_then(time_control_words) {
+            details.push(format!("Time control: {t}"));
+        }
+        GameInfo {
+            title: String::new(),
+            white: known("White").unwrap_or_default().to_string(),
+            black: known("Black").unwrap_or_default().to_string(),
+            result: game.result.clone(),
+            details,
+            start_ply: 0,
+        }
+    }
+}
+
+/// A PGN date (`1858.??.??`, `2024.03.02`) with its unknown parts left
+/// out: `1858`, `2024-03-02`.
+fn date_words(date: &str) -> String {
+    date.split('.')
+        .take_while(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// A span of seconds in the largest whole unit: `3 days`, `2 hours`,
+/// `90 seconds`.
+fn duration_words(seconds: u64) -> String {
+    let units = [
+        (86_400, "day"),
+        (3_600, "hour"),
+        (60, "minute"),
+        (1, "second"),
+    ];
+    let (size, name) = units
+        .into_iter()
+        .find(|(size, _)| seconds >= *size && seconds.is_multiple_of(*size))
+        .unwrap_or((1, "second"));
+    let n = seconds / size;
+    format!("{n} {name}{}", if n == 1 { "" } else { "s" })
+}
+
+/// PGN's `TimeControl` tag in words: `1/259200` is "3 days a move",
+/// `40/7200:3600` "40 moves in 2 hours, then 1 hour", `300+2` "5 minutes
+/// plus 2 seconds a move", `*60` "a sandglass of 1 minute"; `?` and `-`
+/// (unknown, none) say nothing.
+pub fn time_control_words(tag: &str) -> Option<String> {
+    let period = |p: &str| -> Option<String> {
+        if let Some(sand) = p.strip_prefix('*') {
+            return Some(format!(
+                "a sandglass of {}",
+                duration_words(sand.parse().ok()?)
+            ));
+        }
+        if let Some((moves, secs)) = p.split_once('/') {
+            let (moves, secs): (u64, u64) = (moves.parse().ok()?, secs.parse().ok()?);
+            return Some(if moves == 1 {
+                format!("{} a move", duration_words(secs))
+            } else {
+                format!("{moves} moves in {}", duration_words(secs))
+            });
+        }
+        let (base, inc) = match p.split_once('+') {
+            Some((b, i)) => (b, Some(i.parse::<u64>().ok()?)),
+            None => (p, None),
+        };
+        let base = duration_words(base.parse().ok()?);
+        Some(match inc {
+            Some(i) => format!("{base} plus {} a move", duration_words(i)),
+            None => format!("{base} for the game"),
+        })
+    };
+    let periods = tag.split(':').map(period).collect::<Option<Vec<_>>>()?;
+    Some(periods.join(", then "))
+}
+
+/// A move of a game that could not be played: its ply (1 for the first
 /// move) and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReplayError {
@@ -52,81 +157,151 @@ impl std::fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
+/// One game of a page: where it starts, its main line with the comments,
+/// NAGs and variations read with it, the comments before its first move,
+/// and its heading.
+#[derive(Clone, Debug)]
+pub struct PageGame {
+    pub start: Position,
+    pub moves: Vec<PlayedMove>,
+    pub comments: Vec<String>,
+    pub info: GameInfo,
+}
+
+impl PageGame {
+    /// A game of bare moves, without annotations.
+    pub fn of_moves(start: &Position, moves: &[Move], info: &GameInfo) -> PageGame {
+        PageGame {
+            start: start.clone(),
+            moves: moves
+                .iter()
+                .map(|m| PlayedMove::new(m.clone(), String::new()))
+                .collect(),
+            comments: Vec::new(),
+            info: info.clone(),
+        }
+    }
+
+    /// A record's game, with its annotations and its heading from its
+    /// tags.
+    pub fn of_record(game: &Game) -> PageGame {
+        PageGame {
+            start: game.start.clone(),
+            moves: game.moves.clone(),
+            comments: game.comments.clone(),
+            info: GameInfo::of_record(game),
+        }
+    }
+}
 const PAGE_STYLE: &str = "\
 body{font-family:system-ui,'DejaVu Sans',Arial,sans-serif;margin:1.5em;color:#222;background:#fafaf7}
 h1{font-size:1.4em;margin:0 0 .2em}
+h2{font-size:1.25em;margin:0 0 .2em}
 .meta{margin:.1em 0;color:#555}
-main{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start;margin-top:1em}
+.index{line-height:1.7}
+section.game{margin:0 0 2.5em}
+.play{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start;margin-top:1em}
 .board svg{max-width:100%;height:auto;display:block}
 nav{margin:.6em 0;display:flex;gap:.4em}
 nav button{font-size:1.2em;min-width:2.4em;padding:.2em .5em;cursor:pointer}
-#status{margin:.3em 0;font-weight:600}
-#moves{font-size:1.05em;line-height:1.8;max-width:28em}
-#moves .pair{white-space:nowrap;margin-right:.5em}
-#moves .num{color:#777}
-#moves a{color:#123;text-decoration:none;padding:.1em .3em;border-radius:.2em}
-#moves a:hover{background:#e6e2d6}
-#moves a.current{background:#2f5f8a;color:#fff}
+.status{margin:.3em 0;font-weight:600}
+.moves{font-size:1.05em;line-height:1.8;max-width:32em}
+.moves .num{color:#777}
+.moves a{color:#123;text-decoration:none;padding:.1em .3em;border-radius:.2em;white-space:nowrap}
+.moves a:hover{background:#e6e2d6}
+.moves a.current{background:#2f5f8a;color:#fff}
+.moves .nag{color:#8a2f2f;margin-left:.1em}
+.moves .comment{color:#3b5b2f;font-style:italic;margin:0 .3em}
+.moves .variation{color:#555;font-size:.95em}
+.moves .variation .variation{font-size:1em}
 .result{font-weight:600;margin-left:.6em}
 .keys{color:#777;font-size:.9em}
 ";
 
 const SCRIPT: &str = r#"(function () {
-  var boards = Array.prototype.slice.call(document.querySelectorAll('#boards .board'));
-  var links = Array.prototype.slice.call(document.querySelectorAll('#moves a[data-ply]'));
-  var status = document.getElementById('status');
-  var last = boards.length - 1;
-  var ply = 0;
-  function show(n) {
-    ply = Math.max(0, Math.min(last, n));
-    boards.forEach(function (b, i) { b.hidden = i !== ply; });
+  function all(root, q) { return Array.prototype.slice.call(root.querySelectorAll(q)); }
+  function widget(root) {
+    var boards = all(root, '.boards .board');
+    var links = all(root, '.moves a[data-board]');
+    var status = root.querySelector('.status');
+    var byIndex = {};
+    boards.forEach(function (b) { byIndex[b.getAttribute('data-board')] = b; });
+    var last = Number(root.getAttribute('data-last'));
+    var w = { root: root, boards: boards, links: links, status: status, cur: 0 };
+    w.show = function (k) {
+      var b = byIndex[String(k)];
+      if (!b) { return; }
+      w.cur = Number(k);
+      boards.forEach(function (x) { x.hidden = x !== b; });
+      links.forEach(function (a) {
+        var on = Number(a.getAttribute('data-board')) === w.cur;
+        a.classList.toggle('current', on);
+        if (on) { a.setAttribute('aria-current', 'step'); } else { a.removeAttribute('aria-current'); }
+      });
+      status.textContent = b.getAttribute('data-status');
+    };
+    w.step = function (attr) {
+      var t = byIndex[String(w.cur)].getAttribute(attr);
+      if (t !== null && t !== '') { w.show(Number(t)); }
+    };
+    w.first = function () { w.show(0); };
+    w.last = function () { w.show(last); };
+    root.querySelector('nav .first').addEventListener('click', w.first);
+    root.querySelector('nav .prev').addEventListener('click', function () { w.step('data-prev'); });
+    root.querySelector('nav .next').addEventListener('click', function () { w.step('data-next'); });
+    root.querySelector('nav .last').addEventListener('click', w.last);
     links.forEach(function (a) {
-      var on = Number(a.getAttribute('data-ply')) === ply;
-      a.classList.toggle('current', on);
-      if (on) { a.setAttribute('aria-current', 'step'); } else { a.removeAttribute('aria-current'); }
+      a.addEventListener('click', function (e) {
+        e.preventDefault();
+        w.show(Number(a.getAttribute('data-board')));
+      });
     });
-    status.textContent = boards[ply].getAttribute('data-status');
+    root.addEventListener('click', function () { active = w; });
+    w.show(Number(root.getAttribute('data-start')));
+    return w;
   }
-  document.getElementById('first').addEventListener('click', function () { show(0); });
-  document.getElementById('prev').addEventListener('click', function () { show(ply - 1); });
-  document.getElementById('next').addEventListener('click', function () { show(ply + 1); });
-  document.getElementById('last').addEventListener('click', function () { show(last); });
-  links.forEach(function (a) {
-    a.addEventListener('click', function (e) {
-      e.preventDefault();
-      show(Number(a.getAttribute('data-ply')));
-    });
-  });
+  var active = null;
+  var games = all(document, 'section.game').map(widget);
+  if (games.length === 0) { return; }
   document.addEventListener('keydown', function (e) {
-    var to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: last }[e.key];
-    if (to !== undefined) { e.preventDefault(); show(to); }
+    var w = active || games[0];
+    var act = {
+      ArrowLeft: function () { w.step('data-prev'); },
+      ArrowRight: function () { w.step('data-next'); },
+      Home: w.first,
+      End: w.last
+    }[e.key];
+    if (act) { e.preventDefault(); act(); }
   });
   var m = /^#ply=(\d+)$/.exec(location.hash);
-  show(m ? Number(m[1]) : Number(document.getElementById('boards').getAttribute('data-start')));
+  if (m) { games[0].show(Number(m[1])); }
   if (location.hash !== '#test') { return; }
-  // Self-test: step through the game with the keys and buttons a reader
-  // uses and record what is on screen after each step.
+  // Self-test: step through the first game with the keys and buttons a
+  // reader uses and record what is on screen after each step.
+  var g = games[0];
+  var mainLinks = g.links.filter(function (a) { return a.hasAttribute('data-ply'); });
+  var last = Number(g.root.getAttribute('data-last'));
   var log = [];
   function snap(action) {
-    var shown = boards.filter(function (b) { return getComputedStyle(b).display !== 'none'; });
-    var current = links.filter(function (a) { return a.classList.contains('current'); });
+    var shown = g.boards.filter(function (b) { return getComputedStyle(b).display !== 'none'; });
+    var current = mainLinks.filter(function (a) { return a.classList.contains('current'); });
     var placement = shown.length === 1
-      ? Array.prototype.map.call(shown[0].querySelectorAll('g.pieces'), function (g) {
-          return g.getAttribute('data-square') + ':' + g.getAttribute('data-pieces');
+      ? Array.prototype.map.call(shown[0].querySelectorAll('g.pieces'), function (x) {
+          return x.getAttribute('data-square') + ':' + x.getAttribute('data-pieces');
         })
       : [];
     log.push({
       action: action,
-      shown: shown.map(function (b) { return Number(b.getAttribute('data-ply')); }),
+      shown: shown.map(function (b) { return Number(b.getAttribute('data-board')); }),
       current: current.map(function (a) { return Number(a.getAttribute('data-ply')); }),
-      move: current.length === 1 ? current[0].textContent : '',
+      move: current.length === 1 ? current[0].getAttribute('data-move') : '',
       placement: placement,
-      status: status.textContent
+      status: g.status.textContent
     });
   }
   function key(k) { document.body.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true })); snap('key ' + k); }
-  function click(id) { document.getElementById(id).click(); snap('click ' + id); }
-  show(0);
+  function click(name) { g.root.querySelector('nav .' + name).click(); snap('click ' + name); }
+  g.show(0);
   snap('start');
   for (var i = 0; i < last; i++) { key('ArrowRight'); }
   key('ArrowRight');
@@ -137,13 +312,25 @@ const SCRIPT: &str = r#"(function () {
   click('next');
   key('End');
   key('Home');
-  if (links.length > 0) {
-    var mid = links[Math.floor(links.length / 2)];
+  if (mainLinks.length > 0) {
+    var mid = mainLinks[Math.floor(mainLinks.length / 2)];
     mid.click();
     snap('click move ' + mid.getAttribute('data-ply'));
   }
+  // Each move of a variation shows the position after it.
+  var variations = g.links.filter(function (a) { return !a.hasAttribute('data-ply'); }).map(function (a) {
+    a.click();
+    var shown = g.boards.filter(function (b) { return getComputedStyle(b).display !== 'none'; });
+    return {
+      move: a.getAttribute('data-move'),
+      board: Number(a.getAttribute('data-board')),
+      shown: shown.map(function (b) { return Number(b.getAttribute('data-board')); }),
+      position: shown.length === 1 ? shown[0].getAttribute('data-position') : '',
+      current: a.classList.contains('current')
+    };
+  });
   var out = document.getElementById('postal-test');
-  out.textContent = JSON.stringify({ plies: last, log: log });
+  out.textContent = JSON.stringify({ plies: last, variations: variations, log: log });
   out.setAttribute('data-done', 'true');
 })();
 "#;
@@ -180,36 +367,241 @@ pub fn game(
     info: &GameInfo,
     opts: &Options,
 ) -> Result<String, ReplayError> {
-    let mut positions = vec![start.clone()];
-    let mut texts = Vec::with_capacity(moves.len());
-    for (i, mv) in moves.iter().enumerate() {
-        let pos = &positions[i];
-        let text = pos.move_text(mv);
-        let next = pos
-            .play(mv)
+    page(&[PageGame::of_moves(start, moves, info)], opts)
+}
+
+/// One board of a game: the position, how it was reached, and its place
+/// in the line it belongs to.
+struct Board {
+    pos: Position,
+    last_move: Option<(crate::square::Square, crate::square::Square)>,
+    /// `12... Nf6`, the move that led here, or `None` at the start.
+    label: Option<String>,
+    /// The main line's ply, for a board of the main line.
+    ply: Option<usize>,
+    prev: Option<usize>,
+    next: Option<usize>,
+    /// Which line (0 the main line, then each variation) holds it.
+    line: usize,
+}
+
+/// The moves of a game laid out: its boards (the main line's first, by
+/// ply) and the move list's HTML, each move a link to its board.
+fn lay_out(g: &PageGame) -> Result<(Vec<Board>, String), ReplayError> {
+    // The main line is checked move by move; the variations come from a
+    // record that played them.
+    let mut pos = g.start.clone();
+    for (i, m) in g.moves.iter().enumerate() {
+        pos = pos
+            .play(&m.mv)
             .map_err(|error| ReplayError { ply: i + 1, error })?;
-        texts.push(text);
-        positions.push(next);
     }
-    // "12." before White's move, "12..." before Black's.
-    let numbered: Vec<String> = (0..moves.len())
-        .map(|i| {
-            let p = &positions[i];
-            format!("{} {}", move_number(p), texts[i])
-        })
-        .collect();
-    let last = moves.len();
-    let start_ply = info.start_ply.min(last);
-    let variant = start.variant;
-    let title = if !info.title.is_empty() {
+    let mut boards = vec![Board {
+        pos: g.start.clone(),
+        last_move: None,
+        label: None,
+        ply: Some(0),
+        prev: None,
+        next: None,
+        line: 0,
+    }];
+    let main = g.moves.len();
+    // Room for the main line first: ply `i` is board `i`.
+    let mut next_free = main + 1;
+    boards.resize_with(main + 1, || Board {
+        pos: g.start.clone(),
+        last_move: None,
+        label: None,
+        ply: None,
+        prev: None,
+        next: None,
+        line: 0,
+    });
+    let mut html = String::new();
+    for c in &g.comments {
+        let _ = write!(html, "<span class=\"comment\">{}</span> ", escape(c));
+    }
+    // For each depth: the board the next move leaves from, and the one
+    // the last move left from (a variation starts there).
+    let mut at: Vec<usize> = vec![0];
+    let mut left: Vec<usize> = vec![0];
+    let mut lines = 0;
+    let mut line_of: Vec<usize> = vec![0];
+    let mut ply = 0;
+    walk(&g.start, &g.moves, &mut |step| match step {
+        Step::Comment(c) => {
+            let _ = write!(html, "<span class=\"comment\">{}</span> ", escape(c));
+        }
+        Step::Move {
+            number,
+            text,
+            mv,
+            nags,
+            after,
+            depth,
+            ..
+        } => {
+            let from = at[depth];
+            let index = if depth == 0 {
+                ply += 1;
+                ply
+            } else {
+                next_free += 1;
+                boards.push(Board {
+                    pos: after.clone(),
+                    last_move: None,
+                    label: None,
+                    ply: None,
+                    prev: None,
+                    next: None,
+                    line: 0,
+                });
+                next_free - 1
+            };
+            let label = if number.is_empty() {
+                format!("{}... {text}", boards[from].pos.fullmove)
+            } else {
+                format!("{number} {text}")
+            };
+            let b = &mut boards[index];
+            b.pos = after.clone();
+            b.label = Some(label);
+            b.ply = (depth == 0).then_some(ply);
+            b.prev = Some(from);
+            b.last_move = Some((mv.from(), mv.to()));
+            b.line = line_of[depth];
+            if boards[from].line == line_of[depth] {
+                boards[from].next = Some(index);
+            }
+            left[depth] = from;
+            at[depth] = index;
+            if !number.is_empty() {
+                let _ = write!(html, "<span class=\"num\">{}</span> ", escape(&number));
+            }
+            let ply_attr = if depth == 0 {
+                format!(" data-ply=\"{ply}\"")
+            } else {
+                String::new()
+            };
+            let _ = write!(
+                html,
+                "<a href=\"#ply={index}\" data-board=\"{index}\"{ply_attr} data-move=\"{}\">{}",
+                escape(&text),
+                escape(&text)
+            );
+            for &n in nags.iter().filter(|&&n| n <= 6) {
+                if let Some((glyph, meaning)) = nag_glyph(n) {
+                    let _ = write!(
+                        html,
+                        "<span class=\"nag\" title=\"{meaning}\">{}</span>",
+                        escape(glyph)
+                    );
+                }
+            }
+            html.push_str("</a> ");
+            for &n in nags.iter().filter(|&&n| n > 6) {
+                match nag_glyph(n) {
+                    Some((glyph, meaning)) => {
+                        let _ = write!(
+                            html,
+                            "<span class=\"nag\" title=\"{meaning}\">{}</span> ",
+                            escape(glyph)
+                        );
+                    }
+                    None => {
+                        let _ = write!(html, "<span class=\"nag\">${n}</span> ");
+                    }
+                }
+            }
+        }
+        Step::Open => {
+            let depth = at.len() - 1;
+            lines += 1;
+            line_of.push(lines);
+            at.push(left[depth]);
+            left.push(left[depth]);
+            html.push_str("<span class=\"variation\">(");
+        }
+        Step::Close => {
+            at.pop();
+            left.pop();
+            line_of.pop();
+            if html.ends_with(' ') {
+                html.pop();
+            }
+            html.push_str(")</span> ");
+        }
+    });
+    if let Some(r) = &g.info.result {
+        let _ = write!(html, "<span class=\"result\">{}</span>", escape(r));
+    }
+    Ok((boards, html))
+}
+
+/// The title of a game: as given, else its players, else its variant.
+fn title_of(g: &PageGame) -> String {
+    let info = &g.info;
+    if !info.title.is_empty() {
         info.title.clone()
     } else if !info.white.is_empty() || !info.black.is_empty() {
-        format!("{} – {}", info.white, info.black)
+        format!(
+            "{} – {}",
+            if info.white.is_empty() {
+                "?"
+            } else {
+                &info.white
+            },
+            if info.black.is_empty() {
+                "?"
+            } else {
+                &info.black
+            }
+        )
     } else {
-        variant.spec().title.to_string()
-    };
+        g.start.variant.spec().title.to_string()
+    }
+}
 
-    let mut page = String::with_capacity(16384 + 8192 * positions.len());
+/// The heading of a game: its title and what is known of it.
+fn heading(g: &PageGame, level: u8, page: &mut String) {
+    let variant = g.start.variant;
+    let info = &g.info;
+    let title = title_of(g);
+    let _ = writeln!(page, "<h{level}>{}</h{level}>", escape(&title));
+    if title != variant.spec().title {
+        let _ = writeln!(
+            page,
+            "<p class=\"meta\">{}</p>",
+            escape(variant.spec().title)
+        );
+    }
+    for line in &info.details {
+        let _ = writeln!(page, "<p class=\"meta\">{}</p>", escape(line));
+    }
+}
+
+/// The title of a page's games: "White – Black" of each, else its number.
+fn short_title(g: &PageGame, n: usize) -> String {
+    let info = &g.info;
+    if !info.white.is_empty() || !info.black.is_empty() {
+        format!("{} – {}", info.white, info.black)
+    } else if !info.title.is_empty() {
+        info.title.clone()
+    } else {
+        format!("Game {n}")
+    }
+}
+
+/// A page of games: one, or several after an index of them. Fails on the
+/// first main-line move of a game that is not legal where it stands.
+pub fn page(games: &[PageGame], opts: &Options) -> Result<String, ReplayError> {
+    let laid: Vec<(Vec<Board>, String)> = games.iter().map(lay_out).collect::<Result<_, _>>()?;
+    let title = match games {
+        [one] => title_of(one),
+        _ => format!("{} games", games.len()),
+    };
+    let boards_total: usize = laid.iter().map(|(b, _)| b.len()).sum();
+    let mut page = String::with_capacity(16384 + 8192 * boards_total);
     let _ = write!(
         page,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -218,61 +610,45 @@ pub fn game(
         escape(&title),
         svg::STYLE
     );
-    let _ = writeln!(page, "<h1>{}</h1>", escape(&title));
-    if title != variant.spec().title {
-        let _ = writeln!(
-            page,
-            "<p class=\"meta\">{}</p>",
-            escape(variant.spec().title)
-        );
-    }
-    if !info.white.is_empty() || !info.black.is_empty() {
-        let _ = writeln!(
-            page,
-            "<p class=\"meta\">White: {} · Black: {}</p>",
-            escape(&info.white),
-            escape(&info.black)
-        );
-    }
-    for line in &info.details {
-        let _ = writeln!(page, "<p class=\"meta\">{}</p>", escape(line));
-    }
-
-    // One set of glyphs for every board.
-    let kristensen = variant == crate::variant::Variant::Kristensen;
+    // One set of glyphs for every board of the page, each board of a game
+    // at one size (the larger one if any has a stack, so the board does
+    // not change size as the game is stepped).
     let mut used: BTreeSet<(Color, usize)> = BTreeSet::new();
-    let diagrams: Vec<(Diagram, Options)> = positions
-        .iter()
-        .enumerate()
-        .map(|(i, pos)| {
-            let o = Options {
-                last_move: (i > 0).then(|| (moves[i - 1].from(), moves[i - 1].to())),
-                check: check_squares(pos),
-                ..opts.clone()
-            };
-            (Diagram::of_position(pos, &o), o)
-        })
-        .collect();
-    // Every board of the page at one size: the larger one if any has a
-    // stack, so the board does not change size as the game is stepped.
-    let stacks = diagrams.iter().any(|(d, _)| d.has_stacks());
-    let diagrams: Vec<(Diagram, Options)> = diagrams
-        .into_iter()
-        .map(|(d, o)| {
-            let size = o.square_pixels(stacks);
-            (d, Options { size, ..o })
-        })
-        .collect();
-    for (d, _) in &diagrams {
-        let cells = d.cells.iter().chain(d.prison.iter().map(|(c, _)| c));
-        for c in cells {
-            for p in c.stack.pieces() {
-                used.insert((p.color, p.role.index()));
+    let mut kristensen = false;
+    let mut drawn: Vec<Vec<(Diagram, Options)>> = Vec::new();
+    for (boards, _) in &laid {
+        let diagrams: Vec<(Diagram, Options)> = boards
+            .iter()
+            .map(|b| {
+                let o = Options {
+                    last_move: b.last_move,
+                    check: check_squares(&b.pos),
+                    ..opts.clone()
+                };
+                (Diagram::of_position(&b.pos, &o), o)
+            })
+            .collect();
+        let stacks = diagrams.iter().any(|(d, _)| d.has_stacks());
+        let diagrams: Vec<(Diagram, Options)> = diagrams
+            .into_iter()
+            .map(|(d, o)| {
+                let size = o.square_pixels(stacks);
+                (d, Options { size, ..o })
+            })
+            .collect();
+        for (d, _) in &diagrams {
+            let cells = d.cells.iter().chain(d.prison.iter().map(|(c, _)| c));
+            for c in cells {
+                for p in c.stack.pieces() {
+                    used.insert((p.color, p.role.index()));
+                }
+            }
+            for &r in &d.legend {
+                used.insert((Color::White, r.index()));
             }
         }
-        for &r in &d.legend {
-            used.insert((Color::White, r.index()));
-        }
+        kristensen |= boards[0].pos.variant == crate::variant::Variant::Kristensen;
+        drawn.push(diagrams);
     }
     page.push_str(
         "<svg class=\"glyphs\" width=\"0\" height=\"0\" aria-hidden=\"true\" style=\"position:absolute\">",
@@ -282,72 +658,84 @@ pub fn game(
             .map(|&(c, r)| Piece::new(c, Role::from_index(r))),
         kristensen,
     ));
-    page.push_str("</svg>\n<main>\n<section>\n");
-    let _ = writeln!(page, "<div id=\"boards\" data-start=\"{start_ply}\">");
-    for (i, ((d, o), pos)) in diagrams.iter().zip(&positions).enumerate() {
-        let number = (i > 0).then(|| numbered[i - 1].clone());
-        let result = if i == last {
-            info.result.as_deref()
-        } else {
-            None
-        };
-        let parts = Parts {
-            standalone: false,
-            title: match &number {
-                Some(n) => format!("After {n}"),
-                None => "Start position".to_string(),
-            },
-            desc: super::ascii::position(pos, o.clone()),
-            attributes: String::new(),
-        };
-        let _ = write!(
-            page,
-            "<div class=\"board\" data-ply=\"{i}\" data-position=\"{}\" data-status=\"{}\"{}>",
-            escape(&pos.to_text()),
-            escape(&status(pos, number, result)),
-            if i == start_ply { "" } else { " hidden" }
-        );
-        page.push_str(&svg::document(d, o, &parts));
-        page.push_str("</div>\n");
-    }
-    page.push_str("</div>\n<p id=\"status\" aria-live=\"polite\"></p>\n");
-    page.push_str(
-        "<nav>\
-<button id=\"first\" type=\"button\" title=\"Start (Home)\" aria-label=\"Start\">«</button>\
-<button id=\"prev\" type=\"button\" title=\"Back (Left arrow)\" aria-label=\"Back\">‹</button>\
-<button id=\"next\" type=\"button\" title=\"Forward (Right arrow)\" aria-label=\"Forward\">›</button>\
-<button id=\"last\" type=\"button\" title=\"End (End)\" aria-label=\"End\">»</button>\
-</nav>\n<p class=\"keys\">Keys: ← → step, Home / End.</p>\n</section>\n",
-    );
-    // A move number and its moves stay on one line.
-    page.push_str("<section>\n<div id=\"moves\">");
-    for (i, text) in texts.iter().enumerate() {
-        let pos = &positions[i];
-        if pos.turn == Color::White || i == 0 {
-            if i > 0 {
-                page.push_str("</span> ");
-            }
+    page.push_str("</svg>\n");
+    let several = games.len() > 1;
+    if several {
+        let _ = writeln!(page, "<h1>{}</h1>\n<ol class=\"index\">", escape(&title));
+        for (n, g) in games.iter().enumerate() {
             let _ = write!(
                 page,
-                "<span class=\"pair\"><span class=\"num\">{}</span> ",
-                move_number(pos)
+                "<li><a href=\"#game-{}\">{}</a>",
+                n + 1,
+                escape(&short_title(g, n + 1))
             );
+            if let Some(first) = g.info.details.first() {
+                let _ = write!(page, " · {}", escape(first));
+            }
+            if let Some(r) = &g.info.result {
+                let _ = write!(page, " · {}", escape(r));
+            }
+            page.push_str("</li>\n");
         }
-        let _ = write!(
+        page.push_str("</ol>\n");
+    }
+    for (n, ((g, (boards, moves_html)), diagrams)) in
+        games.iter().zip(&laid).zip(&drawn).enumerate()
+    {
+        let main = g.moves.len();
+        let start_ply = g.info.start_ply.min(main);
+        let _ = writeln!(
             page,
-            "<a href=\"#ply={}\" data-ply=\"{}\">{}</a> ",
-            i + 1,
-            i + 1,
-            escape(text)
+            "<section class=\"game\" id=\"game-{}\" data-start=\"{start_ply}\" data-last=\"{main}\">",
+            n + 1
+        );
+        heading(g, if several { 2 } else { 1 }, &mut page);
+        page.push_str("<div class=\"play\">\n<div>\n<div class=\"boards\">\n");
+        for (i, ((d, o), b)) in diagrams.iter().zip(boards).enumerate() {
+            let result = if b.ply == Some(main) {
+                g.info.result.as_deref()
+            } else {
+                None
+            };
+            let parts = Parts {
+                standalone: false,
+                title: match &b.label {
+                    Some(n) => format!("After {n}"),
+                    None => "Start position".to_string(),
+                },
+                desc: super::ascii::position(&b.pos, o.clone()),
+                attributes: String::new(),
+            };
+            let attr = |name: &str, v: Option<usize>| {
+                v.map(|v| format!(" {name}=\"{v}\"")).unwrap_or_default()
+            };
+            let _ = write!(
+                page,
+                "<div class=\"board\" data-board=\"{i}\"{}{}{} data-position=\"{}\" data-status=\"{}\"{}>",
+                attr("data-ply", b.ply),
+                attr("data-prev", b.prev),
+                attr("data-next", b.next),
+                escape(&b.pos.to_text()),
+                escape(&status(&b.pos, b.label.clone(), result)),
+                if i == start_ply { "" } else { " hidden" }
+            );
+            page.push_str(&svg::document(d, o, &parts));
+            page.push_str("</div>\n");
+        }
+        page.push_str("</div>\n<p class=\"status\" aria-live=\"polite\"></p>\n");
+        page.push_str(
+            "<nav>\
+<button class=\"first\" type=\"button\" title=\"Start (Home)\" aria-label=\"Start\">«</button>\
+<button class=\"prev\" type=\"button\" title=\"Back (Left arrow)\" aria-label=\"Back\">‹</button>\
+<button class=\"next\" type=\"button\" title=\"Forward (Right arrow)\" aria-label=\"Forward\">›</button>\
+<button class=\"last\" type=\"button\" title=\"End (End)\" aria-label=\"End\">»</button>\
+</nav>\n<p class=\"keys\">Keys: ← → step, Home / End.</p>\n</div>\n",
+        );
+        let _ = writeln!(
+            page,
+            "<div class=\"moves\">{moves_html}</div>\n</div>\n</section>"
         );
     }
-    if !texts.is_empty() {
-        page.push_str("</span> ");
-    }
-    if let Some(r) = &info.result {
-        let _ = write!(page, "<span class=\"result\">{}</span>", escape(r));
-    }
-    page.push_str("</div>\n</section>\n</main>\n");
     page.push_str("<pre id=\"postal-test\" hidden></pre>\n<script>\n");
     page.push_str(SCRIPT);
     page.push_str("</script>\n</body>\n</html>\n");
@@ -369,7 +757,7 @@ mod tests {
         assert_eq!(page.matches("<div class=\"board\"").count(), 6);
         assert_eq!(page.matches("data-ply=\"").count(), 6 + 5);
         assert!(page.contains(">Bb5</a>"));
-        assert!(page.contains("<span class=\"pair\"><span class=\"num\">3.</span> "));
+        assert!(page.contains("<span class=\"num\">3.</span> <a href=\"#ply=5\""));
         // Glyphs are defined once for the page, not per board.
         assert_eq!(page.matches("id=\"wK\"").count(), 1);
         // Self-contained: nothing to fetch.
