@@ -116,7 +116,10 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
     };
     let summary = |unsound: &[(Game, crate::record::Issue)]| {
-        let code = if unsound.iter().all(|(g, _)| !g.readable) {
+        // Unreadable (2) only when nothing converted and no game could
+        // even be read; a rule said no (1) otherwise.
+        let converted = total > unsound.len();
+        let code = if !converted && unsound.iter().all(|(g, _)| !g.readable) {
             2
         } else {
             1
