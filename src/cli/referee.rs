@@ -8,6 +8,7 @@ use super::{emit, CliError};
 use crate::game::{store, Game};
 use crate::referee::inbound::MAX_SIZE;
 use crate::referee::index::refresh;
+use crate::referee::letter::count;
 use crate::referee::{letter, maildir, spool, sweep, Referee, RefereeError};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -104,18 +105,27 @@ fn open(dir: &Path) -> Result<Referee, CliError> {
 pub fn register(r: &Referee, game: &Game) -> Result<String, CliError> {
     let now = clock()?.now();
     let gid = game.id().to_lowercase();
-    let l = letter::opening(game, &gid, now);
-    let bytes = letter::compose(r, &gid, game, &l).map_err(|e| CliError::rule(e.to_string()))?;
+    let letters = letter::openings(r, game, &gid, now);
     let mut game = game.clone();
-    letter::record(r, &gid, &mut game, &l, 0);
-    spool::prepare(r, &l.name, &bytes).map_err(referee_error)?;
+    for l in &letters {
+        let bytes =
+            letter::compose(r, &gid, &game, l).map_err(|e| CliError::rule(e.to_string()))?;
+        spool::prepare(r, &l.name, &bytes).map_err(referee_error)?;
+    }
+    for l in &letters {
+        letter::record(r, &gid, &mut game, l, 0);
+    }
     let gid = r.add_game(&game).map_err(referee_error)?;
-    spool::release(r, &l.name).map_err(referee_error)?;
+    spool::release(r, &format!("{gid}-new-")).map_err(referee_error)?;
     let mut text = format!("Game {gid} registered in {}\n", r.game_path(&gid).display());
     match spool::drain(r) {
         Ok(sent) => {
-            for (_, d) in sent {
-                text.push_str(&format!("Mailed {}: {d}\n", l.to));
+            for (name, d) in sent {
+                let to = letters
+                    .iter()
+                    .find(|l| l.name == name)
+                    .map_or("", |l| l.to.as_str());
+                text.push_str(&format!("Mailed {to}: {d}\n"));
             }
         }
         Err(e) => text.push_str(&format!("Not sent yet (left in the spool): {e}\n")),
@@ -161,7 +171,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                     }
                 }
                 if p.sent > 0 {
-                    text.push_str(&format!("sent {} letters\n", p.sent));
+                    text.push_str(&format!("sent {}\n", count(p.sent, "letter")));
                 }
                 if let Some(e) = p.send_error {
                     text.push_str(&format!("sending: {e}\n"));
@@ -182,15 +192,17 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             emit(
                 out,
                 &format!(
-                    "{} games; {} reminders; {} time forfeits{}; sent {sent} letters\n",
-                    s.games,
-                    s.reminders.len(),
-                    s.forfeits.len(),
+                    "{}; {}; {}{}; {} expired; sent {}\n",
+                    count(s.games, "game"),
+                    count(s.reminders.len(), "reminder"),
+                    count(s.forfeits.len(), "time forfeit"),
                     if s.forfeits.is_empty() {
                         String::new()
                     } else {
                         format!(" ({})", s.forfeits.join(", "))
-                    }
+                    },
+                    count(s.expired.len(), "held message"),
+                    count(sent, "letter")
                 ),
             )
         }
@@ -226,7 +238,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                         serde_json::json!({
                             "id": gid, "variant": row.variant, "white": row.white,
                             "black": row.black, "to_move": row.result.is_none().then_some(&row.turn),
-                            "plies": row.plies, "deadline": row.deadline, "result": row.result,
+                            "plies": row.plies, "moves": row.moves, "deadline": row.deadline, "result": row.result,
                         })
                     })
                     .collect();
@@ -248,8 +260,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                         ),
                     };
                     text.push_str(&format!(
-                        "{gid}  {} v {}  {}  {} moves  {state}\n",
-                        row.white, row.black, row.variant, row.plies
+                        "{gid}  {} v {}  {}  {}  {state}\n",
+                        row.white,
+                        row.black,
+                        row.variant,
+                        count(row.moves, "move")
                     ));
                 }
             }
@@ -261,7 +276,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         Sub::Send { dir } => {
             let r = open(&dir)?;
             let sent = spool::drain(&r).map_err(tempfail)?;
-            emit(out, &format!("sent {} letters\n", sent.len()))
+            emit(out, &format!("sent {}\n", count(sent.len(), "letter")))
         }
     }
 }
@@ -280,7 +295,9 @@ pub fn receive(args: ReceiveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let outcome = crate::referee::receive(&r, &raw, now).map_err(tempfail)?;
     let mut text = format!("{}\n", outcome.describe());
     match spool::drain(&r) {
-        Ok(sent) if !sent.is_empty() => text.push_str(&format!("sent {} letters\n", sent.len())),
+        Ok(sent) if !sent.is_empty() => {
+            text.push_str(&format!("sent {}\n", count(sent.len(), "letter")))
+        }
         Ok(_) => {}
         Err(e) => text.push_str(&format!("sending later: {e}\n")),
     }

@@ -2,11 +2,15 @@
 //!
 //! 1. Stop at a signature (`-- `, `__`), a mobile footer ("Sent from my
 //!    ..."), an unquoted header block (`From:` then `Sent:`/`To:`/`Date:`/
-//!    `Subject:`, as Outlook quotes), a separator (`-----Original
-//!    Message-----`), or postal's marker line when it is not quoted (an
-//!    HTML reply converted to text keeps no quote marks).
-//! 2. Skip quoted lines (`>`) and attribution lines ("On ... wrote:"), and
-//!    go on: so a bottom-posted reply, below the quote, is read too.
+//!    `Subject:`, as Outlook quotes, in eight languages: `Von:`/`Gesendet:`,
+//!    `De :`/`Envoyé :`, `Od:`/`Wysłane:`, ...), a separator (`-----Original
+//!    Message-----`, `-----Ursprüngliche Nachricht-----`, any such line),
+//!    or postal's marker line when it is not quoted.
+//! 2. Skip quoted lines (`>`) and attribution lines ("On ... wrote:", "Le
+//!    ... a écrit :", "Am ... schrieb ...:", "El ... escribió:", "Il ... ha
+//!    scritto:", "Op ... schreef ...:", "Em ... escreveu:", "... napisał(a):",
+//!    also wrapped over two lines), and go on: so a bottom-posted reply,
+//!    below the quote, is read too.
 //! 3. The first lines that are left, up to a blank line, are the command
 //!    block; later lines up to the stop are the comment to the opponent.
 //!
@@ -51,11 +55,23 @@ fn is_signature(line: &str) -> bool {
     line.trim_end_matches(' ') == "--"
         || line == "-- "
         || (t.len() >= 2 && t.chars().all(|c| c == '_'))
-        || t.eq_ignore_ascii_case("-----original message-----")
-        || t.starts_with("-----Original")
 }
 
-const FOOTERS: [&str; 10] = [
+/// Outlook's separator above its copy of the original, in any language:
+/// `-----Original Message-----`, `-----Ursprüngliche Nachricht-----`,
+/// `-----Message d'origine-----`, `-----Mensaje original-----`,
+/// `-----Messaggio originale-----`, `-----Oorspronkelijk bericht-----`,
+/// `-----Mensagem original-----`, `-----Oryginalna wiadomość-----`.
+fn is_separator(line: &str) -> bool {
+    let t = line.trim();
+    let inner = t.trim_start_matches('-').trim_end_matches('-');
+    t.starts_with("----")
+        && t.ends_with("----")
+        && inner.chars().any(char::is_alphabetic)
+        && inner.len() < 60
+}
+
+const FOOTERS: [&str; 14] = [
     "sent from my ",
     "sent from mail for windows",
     "sent from yahoo mail",
@@ -65,7 +81,11 @@ const FOOTERS: [&str; 10] = [
     "get outlook for ",
     "envoyé de mon ",
     "von meinem ",
+    "gesendet von ",
     "enviado desde mi ",
+    "inviato da ",
+    "verzonden vanaf ",
+    "wysłane z ",
 ];
 
 fn is_footer(line: &str) -> bool {
@@ -73,38 +93,100 @@ fn is_footer(line: &str) -> bool {
     FOOTERS.iter().any(|f| t.starts_with(f))
 }
 
+/// The name of a header-like line (`From:`, `*From:*`, `De :`), lower case.
 fn header_name(line: &str) -> Option<String> {
     let (name, _) = line.trim().split_once(':')?;
     let name = name
         .trim_start_matches('*')
         .trim_end_matches('*')
+        .trim()
         .to_lowercase();
-    (!name.is_empty() && name.len() < 20 && !name.contains(' ')).then_some(name)
+    (!name.is_empty() && name.chars().count() < 20 && !name.contains(' ')).then_some(name)
 }
+
+/// `From` in Outlook's header block, in English, German, French,
+/// Spanish, Portuguese, Italian, Dutch and Polish.
+const FROM: [&str; 6] = ["from", "von", "de", "da", "van", "od"];
+/// The other fields of the block, in the same languages.
+const FIELDS: [&str; 27] = [
+    "sent",
+    "to",
+    "date",
+    "subject",
+    "cc", // en
+    "gesendet",
+    "an",
+    "betreff",
+    "datum", // de
+    "envoyé",
+    "à",
+    "objet", // fr
+    "enviado",
+    "enviada",
+    "para",
+    "asunto",
+    "fecha",
+    "assunto", // es, pt
+    "inviato",
+    "a",
+    "oggetto",
+    "data", // it, pl
+    "verzonden",
+    "aan",
+    "onderwerp", // nl
+    "wysłane",
+    "temat", // pl
+];
 
 /// An unquoted `From:` line followed by another header-like line.
 fn is_header_block(lines: &[&str], i: usize) -> bool {
     let first = header_name(lines[i]);
-    if !matches!(first.as_deref(), Some("from" | "von" | "de" | "van")) {
+    if !first.as_deref().is_some_and(|n| FROM.contains(&n)) {
         return false;
     }
     lines
         .get(i + 1)
         .and_then(|l| header_name(l))
-        .is_some_and(|n| {
-            [
-                "sent", "to", "date", "subject", "cc", "gesendet", "an", "envoyé", "objet", "à",
-            ]
-            .contains(&n.as_str())
-        })
+        .is_some_and(|n| FIELDS.contains(&n.as_str()) || n == "do")
 }
 
+/// The verbs of an attribution ("On ... Ana wrote:"), as Gmail, Apple
+/// Mail and Thunderbird write them in English, French, German, Spanish,
+/// Italian, Dutch, Portuguese and Polish.
+const WROTE: [&str; 10] = [
+    "wrote",
+    "a écrit",
+    "schrieb",
+    "escribió",
+    "ha scritto",
+    "schreef",
+    "escreveu",
+    "napisał",
+    "skrev",
+    "kirjoitti",
+];
+
 fn is_attribution(line: &str) -> bool {
-    let t = line.trim();
-    let lower = t.to_lowercase();
-    (lower.ends_with("wrote:") || lower.ends_with("schrieb:") || lower.ends_with("a écrit :"))
-        || lower.ends_with("a écrit:")
-        || (lower.starts_with("on ") && lower.contains(" wrote"))
+    let lower = line.trim().to_lowercase();
+    lower.ends_with(':') && WROTE.iter().any(|w| lower.contains(w))
+}
+
+/// The first line of an attribution wrapped over two lines (Gmail wraps
+/// at 78 characters: `On Tue, Dec 1, 2026 at 9:00 AM Postal <` and then
+/// `postal@example.org> wrote:`): it opens as an attribution does, or
+/// holds a year, and the next line ends it.
+fn starts_wrapped_attribution(lines: &[&str], i: usize) -> bool {
+    const OPENERS: [&str; 8] = ["on ", "le ", "am ", "el ", "il ", "op ", "em ", "w dniu "];
+    let lower = lines[i].trim().to_lowercase();
+    let opens = OPENERS.iter().any(|o| lower.starts_with(o))
+        || lower
+            .split(|c: char| !c.is_ascii_digit())
+            .any(|d| d.len() == 4 && (d.starts_with("19") || d.starts_with("20")));
+    opens
+        && !is_attribution(lines[i])
+        && lines
+            .get(i + 1)
+            .is_some_and(|next| !is_quote(next) && is_attribution(next))
 }
 
 fn is_quote(line: &str) -> bool {
@@ -124,12 +206,13 @@ pub fn extract(text: &str) -> Reply {
         if !quoted
             && (line.contains(MARKER_CORE)
                 || is_signature(line)
+                || is_separator(line)
                 || is_footer(line)
                 || is_header_block(&lines, i))
         {
             break;
         }
-        if quoted || is_attribution(line) {
+        if quoted || is_attribution(line) || starts_wrapped_attribution(&lines, i) {
             if in_block {
                 block_done = true;
             }

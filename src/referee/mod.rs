@@ -8,6 +8,8 @@
 //! - [`token`]: reply addresses and their MACs.
 //! - [`inbound`]: a received message, read with a MIME parser, and the
 //!   rules that keep auto-replies and bounces from being answered.
+//! - [`held`]: messages held until their player confirms them.
+//! - [`html`]: an HTML-only reply read as text, its quotes marked.
 //! - [`extract`]: the command lines of a reply, above the quoted notice.
 //! - [`command`]: the commands, and applying a message's all or none.
 //! - [`letter`]: the notices and answers the referee writes.
@@ -20,6 +22,8 @@
 pub mod command;
 pub mod extract;
 pub mod folder;
+pub mod held;
+pub mod html;
 pub mod inbound;
 pub mod index;
 pub mod letter;
