@@ -723,3 +723,264 @@ fn answers_are_rate_limited_per_address() {
     }
     assert_eq!(new_letters(&r, &before).len(), 5, "answers_per_hour = 5");
 }
+
+// ---------------------------------------------------------------------
+// Issue 29: a referee a club can trust. Each test plays through a real
+// SMTP server (aiosmtpd) that delivers the players' replies into a real
+// Maildir and receives the referee's letters; the replies are written as
+// Gmail, Outlook, Thunderbird, Apple Mail and iPhone write them
+// (fixtures/mail/replies/).
+
+const ANA: &str = "ana@example.org";
+const BEN: &str = "ben@example.org";
+
+/// A club's referee with one game, its mail through a real SMTP server.
+struct Club {
+    tmp: tempfile::TempDir,
+    server: Server,
+    md: PathBuf,
+    r: PathBuf,
+    gid: String,
+    n: std::cell::Cell<usize>,
+}
+
+impl Club {
+    /// A referee folder (`extra` appended to referee.toml's top level)
+    /// and a game of `variant` between Ana and Ben, begun at NOW.
+    fn new(variant: &str, time_control: Option<&str>, extra: &str) -> Club {
+        let tmp = tempfile::tempdir().unwrap();
+        let md = tmp.path().join("Maildir");
+        let server = Server::start(&["--maildir", md.to_str().unwrap(), "--maildir-for", "postal"]);
+        let r = tmp.path().join("ref");
+        stdout(
+            postal(NOW)
+                .args(["referee", "init"])
+                .arg(&r)
+                .args(["--address", "Postal Referee <postal@example.org>"]),
+        );
+        let path = r.join("referee.toml");
+        let t = std::fs::read_to_string(&path).unwrap();
+        let mail = format!(
+            "{extra}\n[mail]\ntransport = \"smtp\"\n[mail.smtp]\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\n",
+            server.port
+        );
+        std::fs::write(
+            &path,
+            t.replace("\n[mail]\ntransport = \"outbox\"\n", &mail),
+        )
+        .unwrap();
+        let mut new = postal(NOW);
+        new.args(["new", variant, "--referee"]).arg(&r).args([
+            "--white",
+            "Ana <ana@example.org>",
+            "--black",
+            "Ben <ben@example.org>",
+        ]);
+        if let Some(tc) = time_control {
+            new.args(["--time-control", tc]);
+        }
+        let out = stdout(&mut new);
+        let gid = out.split_whitespace().nth(1).unwrap().to_string();
+        Club {
+            tmp,
+            server,
+            md,
+            r,
+            gid,
+            n: std::cell::Cell::new(0),
+        }
+    }
+
+    /// Every letter the referee has sent, in order.
+    fn letters(&self) -> Vec<Mail> {
+        self.server
+            .received()
+            .into_iter()
+            .map(|raw| Mail { raw })
+            .collect()
+    }
+
+    /// The latest letter to `addr`.
+    fn latest(&self, addr: &str) -> Mail {
+        self.letters()
+            .into_iter()
+            .rev()
+            .find(|m| m.to() == addr)
+            .unwrap()
+    }
+
+    /// Sends `raw` from `from` over SMTP to its `To`, then runs one pass
+    /// of the referee at `now`: its output, and the letters it sent.
+    fn send_at(&self, from: &str, raw: &[u8], now: &str) -> (String, Vec<Mail>) {
+        let to = Mail { raw: raw.to_vec() }.to();
+        let before = self.letters().len();
+        self.server.submit(from, &to, raw);
+        let out = self.run_at(now);
+        (out, self.letters().split_off(before))
+    }
+
+    fn send(&self, from: &str, raw: &[u8]) -> (String, Vec<Mail>) {
+        self.send_at(from, raw, NOW)
+    }
+
+    fn run_at(&self, now: &str) -> String {
+        stdout(
+            postal(now)
+                .args(["referee", "run"])
+                .arg(&self.r)
+                .arg("--maildir")
+                .arg(&self.md)
+                .arg("--once"),
+        )
+    }
+
+    /// A reply written as `fixture` (fixtures/mail/replies/) shapes it,
+    /// from `from` to the letter `to`, saying `command`.
+    fn fixture(&self, fixture: &str, from: &str, to: &Mail, command: &str) -> Vec<u8> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/mail/replies")
+            .join(fixture);
+        let text = std::fs::read_to_string(&path).unwrap();
+        self.n.set(self.n.get() + 1);
+        text.replace("{FROM}", from)
+            .replace("{TO}", &to.reply_to())
+            .replace("{PARENT}", &to.id())
+            .replace(
+                "{ID}",
+                &format!("{}.{}@client.example", fixture, self.n.get()),
+            )
+            .replace("{MOVE}", command)
+            .replace("\r\n", "\n")
+            .replace('\n', "\r\n")
+            .into_bytes()
+    }
+
+    /// A plain reply to the letter `to`, the command on top.
+    fn reply(&self, from: &str, to: &Mail, body: &str, extra_headers: &str) -> Vec<u8> {
+        self.n.set(self.n.get() + 1);
+        format!(
+            "{extra_headers}From: {from}\r\nTo: {}\r\nSubject: Re: [postal]\r\nMessage-ID: <plain{}.{}@client.example>\r\nIn-Reply-To: <{}>\r\nReferences: <{}>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n\r\nOn Tue, 1 Dec 2026 at 09:00, Postal Referee <postal@example.org> wrote:\r\n{}",
+            to.reply_to(),
+            self.n.get(),
+            std::process::id(),
+            to.id(),
+            to.id(),
+            quote(&to.text())
+        )
+        .into_bytes()
+    }
+
+    fn game(&self) -> String {
+        game_text(&self.r, &self.gid)
+    }
+
+    fn log(&self) -> String {
+        let mut all = String::new();
+        for n in names(&self.r.join("log")) {
+            all.push_str(&std::fs::read_to_string(self.r.join("log").join(n)).unwrap());
+        }
+        all
+    }
+}
+
+/// The comment a letter passes on ("Ana writes:" and its indented lines).
+fn passed_comment(m: &Mail) -> Option<String> {
+    let text = m.text();
+    let at = text.find(" writes")?;
+    let rest = &text[at..];
+    let lines: Vec<&str> = rest
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(str::trim)
+        .collect();
+    Some(lines.join("\n"))
+}
+
+/// Issue 29, point 2: HTML-only replies from six clients, each played
+/// with its comment passed on whole and nothing of the quoted letter.
+#[test]
+fn html_only_replies_from_six_clients_are_read_as_their_readers_see_them() {
+    let club = Club::new("chess", Some("3d"), "");
+    let plan = [
+        (
+            ANA,
+            "outlook-desktop.eml",
+            "1. e4",
+            "Hi Ben, have a good game.",
+        ),
+        (BEN, "outlook-web.eml", "1... e5", "Hi Ana"),
+        (ANA, "thunderbird.eml", "Nf3", "Good luck!"),
+        (BEN, "apple-mail.eml", "2... Nc6", "Good luck!"),
+        (ANA, "gmail.eml", "Bb5", "Good luck!"),
+        (BEN, "iphone.eml", "a6", "Good luck!"),
+    ];
+    for (who, fixture, command, comment) in plan {
+        let (other, name) = if who == ANA {
+            (BEN, "Ana")
+        } else {
+            (ANA, "Ben")
+        };
+        let letter = club.latest(who);
+        let raw = club.fixture(fixture, who, &letter, command);
+        let (out, sent) = club.send(who, &raw);
+        assert!(out.contains("applied"), "{fixture}: {out}");
+        let to_other = sent.iter().find(|m| m.to() == other).unwrap();
+        assert_eq!(
+            passed_comment(to_other).as_deref(),
+            Some(comment),
+            "{fixture}: {}",
+            to_other.text()
+        );
+        assert!(to_other.text().contains(&format!("{name} writes")));
+        for quoted in ["From:", "Sent:", "wrote", "write your answer above"] {
+            assert!(
+                !passed_comment(to_other).unwrap().contains(quoted),
+                "{fixture}: {quoted}"
+            );
+        }
+    }
+    assert!(club.game().contains("\"a6\""), "{}", club.game());
+}
+
+/// Issue 29, point 3: reply headers of Gmail and Outlook in eight
+/// languages are cut, never passed on as comments.
+#[test]
+fn reply_headers_in_eight_languages_are_cut_from_comments() {
+    let club = Club::new("chess", None, "");
+    let line = [
+        "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3",
+        "d6", "c3", "O-O",
+    ];
+    let clients = [
+        ("gmail-en.eml", "Have fun!"),
+        ("gmail-fr.eml", "Bonne chance !"),
+        ("gmail-de.eml", "Viel Glück!"),
+        ("gmail-es.eml", "¡Buena suerte!"),
+        ("gmail-it.eml", "Buona fortuna!"),
+        ("gmail-nl.eml", "Veel succes!"),
+        ("gmail-pt.eml", "Boa sorte!"),
+        ("gmail-pl.eml", "Powodzenia!"),
+        ("outlook-en.eml", "Good luck."),
+        ("outlook-fr.eml", "Bon jeu."),
+        ("outlook-de.eml", "Gutes Spiel."),
+        ("outlook-es.eml", "Buen juego."),
+        ("outlook-it.eml", "Buon gioco."),
+        ("outlook-nl.eml", "Goed spel."),
+        ("outlook-pt.eml", "Bom jogo."),
+        ("outlook-pl.eml", "Dobrej gry."),
+    ];
+    for (i, ((fixture, comment), mv)) in clients.iter().zip(line).enumerate() {
+        let (who, other) = if i % 2 == 0 { (ANA, BEN) } else { (BEN, ANA) };
+        let raw = club.fixture(fixture, who, &club.latest(who), mv);
+        let (out, sent) = club.send(who, &raw);
+        assert!(out.contains("applied"), "{fixture}: {out}");
+        let to_other = sent.iter().find(|m| m.to() == other).unwrap();
+        assert_eq!(
+            passed_comment(to_other).as_deref(),
+            Some(*comment),
+            "{fixture}: {}",
+            to_other.text()
+        );
+    }
+}

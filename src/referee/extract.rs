@@ -171,12 +171,18 @@ fn is_attribution(line: &str) -> bool {
     lower.ends_with(':') && WROTE.iter().any(|w| lower.contains(w))
 }
 
-/// The first line of an attribution wrapped over two lines (Gmail wraps
-/// at 78 characters: `On Tue, Dec 1, 2026 at 9:00 AM Postal <` and then
-/// `postal@example.org> wrote:`): it opens as an attribution does, or
-/// holds a year, and the next line ends it.
-fn starts_wrapped_attribution(lines: &[&str], i: usize) -> bool {
-    const OPENERS: [&str; 8] = ["on ", "le ", "am ", "el ", "il ", "op ", "em ", "w dniu "];
+/// An attribution wrapped over two lines (Gmail wraps at 78 characters:
+/// `On Tue, Dec 1, 2026 at 9:00 AM Postal <` then `postal@example.org>
+/// wrote:`; `Am Di., 1. Dez. 2026 um 09:00 Uhr schrieb Postal <` then
+/// `postal@example.org>:`): the first line opens as an attribution does,
+/// or holds a year, and the two end as one.
+fn is_wrapped_attribution(lines: &[&str], i: usize) -> bool {
+    const OPENERS: [&str; 9] = [
+        "on ", "le ", "am ", "el ", "il ", "op ", "em ", "w dniu ", "den ",
+    ];
+    let Some(next) = lines.get(i + 1) else {
+        return false;
+    };
     let lower = lines[i].trim().to_lowercase();
     let opens = OPENERS.iter().any(|o| lower.starts_with(o))
         || lower
@@ -184,9 +190,9 @@ fn starts_wrapped_attribution(lines: &[&str], i: usize) -> bool {
             .any(|d| d.len() == 4 && (d.starts_with("19") || d.starts_with("20")));
     opens
         && !is_attribution(lines[i])
-        && lines
-            .get(i + 1)
-            .is_some_and(|next| !is_quote(next) && is_attribution(next))
+        && !is_quote(next)
+        && next.trim().ends_with(':')
+        && is_attribution(&format!("{} {}", lines[i].trim(), next.trim()))
 }
 
 fn is_quote(line: &str) -> bool {
@@ -201,7 +207,11 @@ pub fn extract(text: &str) -> Reply {
     let mut comment: Vec<&str> = Vec::new();
     let mut in_block = false;
     let mut block_done = false;
+    let mut skip_next = false;
     for (i, line) in lines.iter().enumerate() {
+        if std::mem::take(&mut skip_next) {
+            continue;
+        }
         let quoted = is_quote(line);
         if !quoted
             && (line.contains(MARKER_CORE)
@@ -212,7 +222,9 @@ pub fn extract(text: &str) -> Reply {
         {
             break;
         }
-        if quoted || is_attribution(line) || starts_wrapped_attribution(&lines, i) {
+        let wrapped = !quoted && is_wrapped_attribution(&lines, i);
+        skip_next = wrapped;
+        if quoted || wrapped || is_attribution(line) {
             if in_block {
                 block_done = true;
             }
@@ -264,6 +276,41 @@ mod tests {
     fn bottom_posted_and_mobile() {
         let t = "On Tue, 1 Dec 2026 at 09:00, postal <postal@x.org> wrote:\n> -- postal: write your answer above this line --\n> Your move, Ben\n\nNf6\ndraw offer\n\nSent from my iPhone\n";
         assert_eq!(cmds(t), vec!["Nf6", "draw offer"]);
+    }
+
+    #[test]
+    fn reply_headers_in_eight_languages() {
+        let heads = [
+            "On Tue, Dec 1, 2026 at 9:00 AM Postal Referee <\npostal@example.org> wrote:",
+            "Le mar. 1 déc. 2026 à 09:00, Postal Referee <postal@example.org> a écrit :",
+            "Am Di., 1. Dez. 2026 um 09:00 Uhr schrieb Postal Referee <\npostal@example.org>:",
+            "El mar, 1 dic 2026 a las 9:00, Postal Referee (<postal@example.org>)\nescribió:",
+            "Il giorno mar 1 dic 2026 alle ore 09:00 Postal Referee <\npostal@example.org> ha scritto:",
+            "Op di 1 dec 2026 om 09:00 schreef Postal Referee <postal@example.org>:",
+            "Em ter., 1 de dez. de 2026 às 09:00, Postal Referee <\npostal@example.org> escreveu:",
+            "wt., 1 gru 2026 o 09:00 Postal Referee <postal@example.org> napisał(a):",
+            "-----Original Message-----\nFrom: Postal",
+            "-----Ursprüngliche Nachricht-----\nVon: Postal",
+            "-----Message d'origine-----\nDe : Postal",
+            "-----Mensaje original-----\nDe: Postal",
+            "-----Messaggio originale-----\nDa: Postal",
+            "-----Oorspronkelijk bericht-----\nVan: Postal",
+            "-----Mensagem original-----\nDe: Postal",
+            "-----Oryginalna wiadomość-----\nOd: Postal",
+            "De : Postal Referee <postal@example.org>\nEnvoyé : mardi 1 décembre 2026 09:00",
+            "Von: Postal Referee <postal@example.org>\nGesendet: Dienstag, 1. Dezember 2026 09:00",
+            "De: Postal Referee <postal@example.org>\nEnviado: martes, 1 de diciembre de 2026 9:00",
+            "Da: Postal Referee <postal@example.org>\nInviato: martedì 1 dicembre 2026 09:00",
+            "Van: Postal Referee <postal@example.org>\nVerzonden: dinsdag 1 december 2026 09:00",
+            "De: Postal Referee <postal@example.org>\nEnviada: terça-feira, 1 de dezembro de 2026 09:00",
+            "Od: Postal Referee <postal@example.org>\nWysłane: wtorek, 1 grudnia 2026 09:00",
+        ];
+        for head in heads {
+            let t = format!("e4\n\nGood luck!\n\n{head}\n\n> -- postal: write your answer above this line --\n> Your move\n");
+            let r = extract(&t);
+            assert_eq!(r.commands, vec!["e4"], "{head}");
+            assert_eq!(r.comment, "Good luck!", "{head}");
+        }
     }
 
     #[test]
