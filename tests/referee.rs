@@ -736,7 +736,7 @@ const BEN: &str = "ben@example.org";
 
 /// A club's referee with one game, its mail through a real SMTP server.
 struct Club {
-    tmp: tempfile::TempDir,
+    _tmp: tempfile::TempDir,
     server: Server,
     md: PathBuf,
     r: PathBuf,
@@ -759,7 +759,17 @@ impl Club {
                 .args(["--address", "Postal Referee <postal@example.org>"]),
         );
         let path = r.join("referee.toml");
-        let t = std::fs::read_to_string(&path).unwrap();
+        let mut t = std::fs::read_to_string(&path).unwrap();
+        // A key set in `extra` replaces init's line for it.
+        for line in extra.lines() {
+            if let Some((k, _)) = line.split_once('=') {
+                let k = format!("\n{} =", k.trim());
+                if let Some(at) = t.find(&k) {
+                    let end = t[at + 1..].find('\n').map_or(t.len(), |e| at + 1 + e);
+                    t.replace_range(at..end, "");
+                }
+            }
+        }
         let mail = format!(
             "{extra}\n[mail]\ntransport = \"smtp\"\n[mail.smtp]\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\n",
             server.port
@@ -782,7 +792,7 @@ impl Club {
         let out = stdout(&mut new);
         let gid = out.split_whitespace().nth(1).unwrap().to_string();
         Club {
-            tmp,
+            _tmp: tmp,
             server,
             md,
             r,
@@ -983,4 +993,181 @@ fn reply_headers_in_eight_languages_are_cut_from_comments() {
             to_other.text()
         );
     }
+}
+
+/// A plain message from `from` to `to` (no thread), with extra headers.
+fn letter_to(from: &str, to: &str, id: &str, body: &str, extra: &str) -> Vec<u8> {
+    format!(
+        "{extra}From: {from}\r\nTo: {to}\r\nSubject: Re: [postal] Ana v Ben\r\nMessage-ID: <{id}@client.example>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
+    )
+    .into_bytes()
+}
+
+/// Issue 29, point 1: a held message is played by "confirm" alone; a
+/// denial, an out-of-office without its headers and a move of the
+/// player's own never play it; "drop" drops it.
+#[test]
+fn a_held_message_is_played_only_by_confirm_and_never_by_a_denial() {
+    let club = Club::new("chess", Some("3d"), "answers_per_hour = 20");
+    let notice = club.latest(ANA);
+    // Eve writes from her own address with Ana's token, which she read
+    // over Ana's shoulder.
+    let forged = letter_to(
+        "Eve <eve@evil.example>",
+        &notice.reply_to(),
+        "eve1",
+        "e4",
+        "",
+    );
+    let (out, sent) = club.send("eve@evil.example", &forged);
+    assert!(out.contains("held for confirmation"), "{out}");
+    assert_eq!(sent.len(), 1);
+    let ask = &sent[0];
+    assert_eq!(ask.to(), ANA, "the registered address, never the From");
+    let text = ask.text();
+    assert!(text.contains("eve@evil.example"), "{text}");
+    assert!(
+        text.contains("reply with the one word \"confirm\""),
+        "{text}"
+    );
+    assert!(!text.contains("reply with anything"), "{text}");
+    let before = club.game();
+
+    // Ana denies it, as people do: not played, still held.
+    let denial = club.reply(ANA, ask, "NO! That was not me. Do not play it.", "");
+    let (out, sent) = club.send(ANA, &denial);
+    assert!(
+        out.contains("answered: held message not confirmed"),
+        "{out}"
+    );
+    assert_eq!(club.game(), before);
+    assert!(
+        sent[0].text().contains("the held message was not played"),
+        "{}",
+        sent[0].text()
+    );
+    // An out-of-office without automatic-reply headers: not played either.
+    let ooo = club.reply(
+        ANA,
+        ask,
+        "I am out of the office until Monday 7 December.",
+        "",
+    );
+    let (out, _) = club.send(ANA, &ooo);
+    assert!(out.contains("not confirmed"), "{out}");
+    assert_eq!(club.game(), before);
+    // "drop" drops it.
+    let (out, sent) = club.send(ANA, &club.reply(ANA, ask, "drop", ""));
+    assert!(out.contains("dropped by its player"), "{out}");
+    assert!(
+        sent[0].text().starts_with("-- postal"),
+        "{}",
+        sent[0].text()
+    );
+    assert!(sent[0]
+        .text()
+        .contains("Dropped: the held message was not played"));
+    assert_eq!(club.game(), before);
+    let (out, _) = club.send(ANA, &club.reply(ANA, ask, "confirm", ""));
+    assert!(out.contains("the held message is gone"), "{out}");
+    assert_eq!(club.game(), before);
+
+    // Ana's own move from her phone's address: held; her "confirm" plays it.
+    let phone = letter_to(
+        "Ana <ana.phone@example.net>",
+        &notice.reply_to(),
+        "phone1",
+        "d4",
+        "",
+    );
+    let (out, sent) = club.send("ana.phone@example.net", &phone);
+    assert!(out.contains("held"), "{out}");
+    let ask = &sent[0];
+    let (out, sent) = club.send(ANA, &club.reply(ANA, ask, "Confirm", ""));
+    assert!(out.contains("applied: White played 1. d4"), "{out}");
+    assert!(sent
+        .iter()
+        .any(|m| m.to() == BEN && m.text().contains("White played 1. d4")));
+    assert!(club.game().contains("\"d4\""));
+    assert!(names(&club.r.join("held")).is_empty());
+
+    // Held again (Ben from another address); Ben answers the held letter
+    // with a different move of his own: that is played, the held one not.
+    let to_ben = club.latest(BEN);
+    let other = letter_to(
+        "Ben <ben@work.example>",
+        &to_ben.reply_to(),
+        "work1",
+        "1... c5",
+        "",
+    );
+    let (_, sent) = club.send("ben@work.example", &other);
+    let ask = &sent[0];
+    let (out, _) = club.send(BEN, &club.reply(BEN, ask, "1... d5", ""));
+    assert!(out.contains("applied: Black played 1... d5"), "{out}");
+    assert!(!club.game().contains("\"c5\""));
+    let mover = club.latest(BEN);
+    assert!(
+        mover.text().contains("did not say \"confirm\""),
+        "{}",
+        mover.text()
+    );
+}
+
+/// Issue 29, point 1: Authentication-Results of the receiving server
+/// saying dmarc=fail, or spf=fail without a passing DKIM, hold a message
+/// that has the right token and From; results lower down (which a sender
+/// can write) and those of untrusted hosts are not read.
+#[test]
+fn authentication_results_dmarc_fail_or_spf_fail_without_dkim_hold_the_message() {
+    let club = Club::new("chess", None, "");
+    let notice = club.latest(ANA);
+    let to = notice.reply_to();
+    let dmarc = "Authentication-Results: mx.example.org;\r\n dkim=none (message not signed) header.d=none;\r\n spf=pass (sender IP is 203.0.113.9) smtp.mailfrom=evil.example;\r\n dmarc=fail action=none header.from=example.org\r\n";
+    let (out, sent) = club.send(ANA, &letter_to(ANA, &to, "ar1", "e4", dmarc));
+    assert!(
+        out.contains("held for confirmation") && out.contains("dmarc=fail"),
+        "{out}"
+    );
+    assert_eq!(sent[0].to(), ANA);
+    let spf = "Authentication-Results: mx.example.org; spf=fail smtp.mailfrom=example.org; dkim=fail header.d=example.org\r\n";
+    let (out, _) = club.send(ANA, &letter_to(ANA, &to, "ar2", "e4", spf));
+    assert!(out.contains("spf=fail and no passing DKIM"), "{out}");
+    // A forger's own "pass" below the server's "fail" changes nothing.
+    let both = format!("{dmarc}Authentication-Results: mx.example.org; dmarc=pass; dkim=pass\r\n");
+    let (out, _) = club.send(ANA, &letter_to(ANA, &to, "ar3", "e4", &both));
+    assert!(out.contains("held"), "{out}");
+    assert!(!club.game().contains("\"e4\""));
+    // SPF fails for a forwarded message, but its DKIM signature passes.
+    let forwarded = "Authentication-Results: mx.example.org; spf=fail smtp.mailfrom=lists.example; dkim=pass header.d=example.org\r\n";
+    let (out, _) = club.send(ANA, &letter_to(ANA, &to, "ar4", "e4", forwarded));
+    assert!(out.contains("applied: White played 1. e4"), "{out}");
+
+    // With trusted_authserv_ids, only those hosts' results are read.
+    let club = Club::new("chess", None, "trusted_authserv_ids = [\"mx.google.com\"]");
+    let to = club.latest(ANA).reply_to();
+    let other = "Authentication-Results: relay.elsewhere.example; dmarc=fail\r\n";
+    let google = "Authentication-Results: mx.google.com;\r\n       dkim=pass header.i=@example.org;\r\n       spf=pass smtp.mailfrom=ana@example.org;\r\n       dmarc=pass (p=REJECT sp=REJECT dis=NONE) header.from=example.org\r\n";
+    let (out, _) = club.send(
+        ANA,
+        &letter_to(ANA, &to, "ar5", "e4", &format!("{other}{google}")),
+    );
+    assert!(out.contains("applied"), "{out}");
+    let to = club.latest(BEN).reply_to();
+    let google_fail =
+        "Authentication-Results: mx.google.com; dmarc=fail (p=NONE) header.from=example.org\r\n";
+    let (out, _) = club.send(
+        BEN,
+        &letter_to(
+            BEN,
+            &to,
+            "ar6",
+            "e5",
+            &format!("{other}Received: by relay\r\n{google_fail}"),
+        ),
+    );
+    assert!(
+        out.contains("held") && out.contains("mx.google.com"),
+        "{out}"
+    );
 }
