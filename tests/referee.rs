@@ -722,6 +722,16 @@ fn answers_are_rate_limited_per_address() {
         );
     }
     assert_eq!(new_letters(&r, &before).len(), 5, "answers_per_hour = 5");
+    // A message over 1 MB through `postal receive` is read, not ignored.
+    let big = plain(
+        "ana@example.org",
+        &token,
+        "big",
+        &format!("e4\r\n\r\n{}", "x".repeat(1 << 20)),
+        "",
+    );
+    let (out, _) = receive(&r, &big);
+    assert!(out.contains("applied: White played 1. e4"), "{out}");
 }
 
 // ---------------------------------------------------------------------
@@ -1169,5 +1179,135 @@ fn authentication_results_dmarc_fail_or_spf_fail_without_dkim_hold_the_message()
     assert!(
         out.contains("held") && out.contains("mx.google.com"),
         "{out}"
+    );
+}
+
+/// Issue 29, point 4: nothing dropped in silence.
+#[test]
+fn nothing_is_dropped_in_silence() {
+    let club = Club::new("chess", None, "");
+    let notice = club.latest(ANA);
+
+    // A move with an 800 kB photo, as a phone sends it: over the 1 MB
+    // limit once encoded; its text is read, the photo dropped, Ana told.
+    let photo: String = {
+        let bytes: Vec<u8> = (0..800_000u32)
+            .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+            .collect();
+        let b64 = data_encoding::BASE64.encode(&bytes);
+        b64.as_bytes()
+            .chunks(76)
+            .map(|c| format!("{}\r\n", std::str::from_utf8(c).unwrap()))
+            .collect()
+    };
+    let raw = format!(
+        "From: Ana <ana@example.org>\r\nTo: {}\r\nSubject: Re: [postal]\r\nMessage-ID: <photo@client.example>\r\nIn-Reply-To: <{}>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"Apple-Mail-1\"\r\n\r\n--Apple-Mail-1\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\ne4\r\n\r\nMy view from the window while I think.\r\n\r\n--Apple-Mail-1\r\nContent-Type: image/jpeg; name=\"IMG_0412.jpeg\"\r\nContent-Disposition: attachment; filename=\"IMG_0412.jpeg\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{photo}--Apple-Mail-1--\r\n",
+        notice.reply_to(),
+        notice.id()
+    );
+    assert!(raw.len() > 1 << 20);
+    let (out, sent) = club.send(ANA, raw.as_bytes());
+    assert!(out.contains("applied: White played 1. e4"), "{out}");
+    let to_ana = sent.iter().find(|m| m.to() == ANA).unwrap();
+    assert!(
+        to_ana
+            .text()
+            .contains("larger than the referee's limit of 1 MB"),
+        "{}",
+        to_ana.text()
+    );
+    assert!(
+        to_ana.text().contains("IMG_0412.jpeg (800 kB)"),
+        "{}",
+        to_ana.text()
+    );
+    let to_ben = sent.iter().find(|m| m.to() == BEN).unwrap();
+    assert_eq!(
+        passed_comment(to_ben).as_deref(),
+        Some("My view from the window while I think.")
+    );
+
+    // A new message to the referee's own address, no token, no thread:
+    // one answer on how to play, once a day.
+    let carol = letter_to(
+        "Carol <carol@else.example>",
+        "postal@example.org",
+        "carol1",
+        "Hello, can I play?",
+        "",
+    );
+    let (out, sent) = club.send("carol@else.example", &carol);
+    assert!(out.contains("answered: it names no game"), "{out}");
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].to(), "carol@else.example");
+    assert!(
+        sent[0]
+            .text()
+            .contains("Reply to the latest letter of your game"),
+        "{}",
+        sent[0].text()
+    );
+    assert_eq!(
+        sent[0].header("Auto-Submitted").as_deref(),
+        Some("auto-replied")
+    );
+    let again = letter_to(
+        "Carol <carol@else.example>",
+        "postal@example.org",
+        "carol2",
+        "Hello?",
+        "",
+    );
+    let (out, sent) = club.send("carol@else.example", &again);
+    assert!(out.contains("the answer was not sent"), "{out}");
+    assert!(sent.is_empty());
+    // Never to an auto-reply, a bounce or a list; the log says why.
+    for (id, extra) in [
+        ("auto", "Auto-Submitted: auto-replied\r\n"),
+        ("list", "List-Id: <chess.lists.example>\r\n"),
+    ] {
+        let m = letter_to(
+            "Dan <dan@else.example>",
+            "postal@example.org",
+            id,
+            "Away",
+            extra,
+        );
+        let (out, sent) = club.send("dan@else.example", &m);
+        assert!(out.contains("ignored"), "{out}");
+        assert!(sent.is_empty());
+    }
+    let log = club.log();
+    assert!(
+        log.contains("ignored: Auto-Submitted: auto-replied"),
+        "{log}"
+    );
+    assert!(log.contains("ignored: a mailing list header"), "{log}");
+
+    // A damaged token with a valid thread is held, as a missing one is.
+    let to_ben = club.latest(BEN);
+    let token = to_ben.reply_to();
+    let (local, domain) = token.split_once('@').unwrap();
+    let damaged = format!("{}zzzz@{domain}", &local[..local.len() - 4]);
+    let raw = format!(
+        "From: Ben <ben@example.org>\r\nTo: {damaged}\r\nSubject: Re: [postal]\r\nMessage-ID: <damaged@client.example>\r\nIn-Reply-To: <{}>\r\n\r\n1... e5\r\n",
+        to_ben.id()
+    );
+    let (out, sent) = club.send(BEN, raw.as_bytes());
+    assert!(
+        out.contains("held for confirmation: its reply token is damaged"),
+        "{out}"
+    );
+    assert_eq!(sent[0].to(), BEN);
+    // A refusal the answer limit keeps back is logged as not sent.
+    for i in 0..6 {
+        let m = letter_to(BEN, &token, &format!("bad{i}"), "Ke7", "");
+        club.send(BEN, &m);
+    }
+    assert!(
+        club.log()
+            .contains("the answer was not sent: the hourly limit"),
+        "{}",
+        club.log()
     );
 }

@@ -6,7 +6,7 @@
 use super::game::{clock, game_error};
 use super::{emit, CliError};
 use crate::game::{store, Game};
-use crate::referee::inbound::MAX_SIZE;
+use crate::referee::inbound::MAX_READ;
 use crate::referee::index::refresh;
 use crate::referee::letter::count;
 use crate::referee::{letter, maildir, spool, sweep, Referee, RefereeError};
@@ -284,11 +284,20 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
 /// `postal receive --referee DIR [MESSAGE]`.
 pub fn receive(args: ReceiveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let r = Referee::open(&args.referee).map_err(tempfail)?;
+    // The first MAX_READ bytes are read (a larger message is read in part,
+    // and its sender told); the rest is drained, so the mail server's
+    // pipe is never left unread.
     let mut raw = Vec::new();
-    let limit = MAX_SIZE as u64 + 1;
+    let limit = MAX_READ as u64;
     let read = match &args.message {
         Some(p) => std::fs::File::open(p).and_then(|f| f.take(limit).read_to_end(&mut raw)),
-        None => std::io::stdin().lock().take(limit).read_to_end(&mut raw),
+        None => {
+            let mut stdin = std::io::stdin().lock();
+            (&mut stdin)
+                .take(limit)
+                .read_to_end(&mut raw)
+                .and_then(|n| std::io::copy(&mut stdin, &mut std::io::sink()).map(|_| n))
+        }
     };
     read.map_err(|e| CliError::usage(format!("reading the message: {e}")))?;
     let now = clock()?.now();
