@@ -1311,3 +1311,132 @@ fn nothing_is_dropped_in_silence() {
         club.log()
     );
 }
+
+/// Issue 29, point 5: with automatic forfeits, a move that arrives after
+/// its deadline is not played; the forfeit is recorded then, and both
+/// players told, before any sweep.
+#[test]
+fn a_move_after_its_deadline_is_not_played_and_the_forfeit_is_recorded_at_the_door() {
+    let club = Club::new("chess", Some("3d"), "");
+    let notice = club.latest(ANA);
+    let late = club.reply(ANA, &notice, "e4", "");
+    let (out, sent) = club.send_at(ANA, &late, "2026-12-04T10:00:00Z");
+    assert!(out.contains("time forfeit recorded: 0-1"), "{out}");
+    let game = club.game();
+    assert!(!game.contains("\"e4\""), "{game}");
+    assert!(game.contains("\"claim\": \"time\""), "{game}");
+    assert_eq!(sent.len(), 2, "both players told");
+    let to_ana = sent.iter().find(|m| m.to() == ANA).unwrap().text();
+    let to_ben = sent.iter().find(|m| m.to() == BEN).unwrap().text();
+    assert!(
+        to_ana.contains("Your deadline passed at 2026-12-04T09:00:00Z (UTC) without a move from you. Your message arrived at 2026-12-04T10:00:00Z (UTC), after it, and was not played."),
+        "{to_ana}"
+    );
+    assert!(
+        to_ana.contains("The referee records a time forfeit: you lose"),
+        "{to_ana}"
+    );
+    assert!(
+        to_ben.contains("Ana's deadline passed at 2026-12-04T09:00:00Z (UTC) without a move."),
+        "{to_ben}"
+    );
+    assert!(
+        to_ben.contains("The referee records a time forfeit: you win"),
+        "{to_ben}"
+    );
+    assert!(!to_ben.starts_with("Accepted"), "{to_ben}");
+    // The message delivered again, and the sweep after it: nothing more.
+    let out = club.run_at("2026-12-04T10:30:00Z");
+    assert!(!out.contains("applied"), "{out}");
+    let out = stdout(
+        postal("2026-12-04T11:00:00Z")
+            .args(["referee", "sweep"])
+            .arg(&club.r),
+    );
+    assert!(out.contains("0 time forfeits"), "{out}");
+    assert_eq!(
+        club.letters().len(),
+        4,
+        "two first letters and two forfeit letters"
+    );
+}
+
+/// Issue 29, point 6: both players are told when a game begins, and
+/// every notice is written for its reader.
+#[test]
+fn both_players_are_told_when_a_game_begins_in_their_own_words() {
+    let club = Club::new("chess", Some("3d"), "");
+    let first = club.letters();
+    assert_eq!(first.len(), 2);
+    let to_ben = first.iter().find(|m| m.to() == BEN).unwrap();
+    let to_ana = first.iter().find(|m| m.to() == ANA).unwrap();
+    let ben = to_ben.text();
+    for words in [
+        "A new game: Ana (White) v Ben (Black), FIDE chess.",
+        "You play Black; your opponent is Ana <ana@example.org>.",
+        "Time control: 3 days a move.",
+        "Ana (White) moves first; you will get a letter with the move.",
+        "deadline 2026-12-04T09:00:00Z (UTC; in 3 days)",
+    ] {
+        assert!(ben.contains(words), "{words}: {ben}");
+    }
+    assert!(
+        ben.contains(&to_ben.reply_to()),
+        "the reply address is named"
+    );
+    assert!(to_ben.reply_to().contains(&format!("{}-b0-", club.gid)));
+    let ana = to_ana.text();
+    assert!(
+        ana.contains("You move first: reply to this letter with your move."),
+        "{ana}"
+    );
+    assert!(
+        ana.contains("Your deadline: 2026-12-04T09:00:00Z (UTC; in 3 days)."),
+        "{ana}"
+    );
+
+    // Fool's mate: words for each reader, moves counted as moves.
+    for (who, mv) in [(ANA, "f3"), (BEN, "e5"), (ANA, "g4")] {
+        let (out, _) = club.send_at(
+            who,
+            &club.reply(who, &club.latest(who), mv, ""),
+            "2026-12-01T12:00:00Z",
+        );
+        assert!(out.contains("applied"), "{out}");
+    }
+    let (out, sent) = club.send_at(
+        BEN,
+        &club.reply(BEN, &club.latest(BEN), "Qh4#", ""),
+        "2026-12-01T12:00:00Z",
+    );
+    assert!(out.contains("sent 2 letters"), "{out}");
+    let mover = sent.iter().find(|m| m.to() == BEN).unwrap().text();
+    assert!(
+        mover.contains("Accepted: Black played 2... Qh4#; game over: 0-1, checkmate"),
+        "{mover}"
+    );
+    let list = stdout(postal(NOW).args(["referee", "games"]).arg(&club.r));
+    assert!(list.contains("2 moves"), "{list}");
+    let game = Club::new("chess", Some("2d+1d"), "");
+    let ben = game.latest(BEN).text();
+    assert!(
+        ben.contains("Time control: 2 days for the game, and 1 day more with each move."),
+        "{ben}"
+    );
+    let out = stdout(
+        postal("2026-12-02T10:00:00Z")
+            .args(["referee", "sweep"])
+            .arg(&game.r),
+    );
+    assert!(
+        out.starts_with(
+            "1 game; 1 reminder; 0 time forfeits; 0 held messages expired; sent 1 letter"
+        ),
+        "{out}"
+    );
+    let reminder = game.latest(ANA).text();
+    assert!(
+        reminder.contains("2026-12-03T09:00:00Z (UTC; in 23 hours)"),
+        "{reminder}"
+    );
+}
