@@ -1440,3 +1440,70 @@ fn both_players_are_told_when_a_game_begins_in_their_own_words() {
         "{reminder}"
     );
 }
+
+/// Issue 29, point 7: commands as people write them.
+#[test]
+fn commands_are_read_as_people_write_them() {
+    let club = Club::new("chess", None, "answers_per_hour = 20");
+    let plan = [
+        (ANA, "1 e4", "White played 1. e4"),
+        (BEN, "1) e5", "Black played 1... e5"),
+        (ANA, "Nf3.", "White played 2. Nf3"),
+        (BEN, "2... Nc6", "Black played 2... Nc6"),
+        (ANA, "3. Bb5\r\nGood luck!", "White played 3. Bb5"),
+        (BEN, "a6", "Black played 3... a6"),
+        (ANA, "4. Ba4", "White played 4. Ba4"),
+        (BEN, "Nf6", "Black played 4... Nf6"),
+        (
+            ANA,
+            "5. Nc3 draw offer",
+            "White played 5. Nc3; White offers a draw",
+        ),
+    ];
+    for (who, command, said) in plan {
+        let (out, sent) = club.send(who, &club.reply(who, &club.latest(who), command, ""));
+        assert!(
+            out.contains(&format!("applied: {said}")),
+            "{command}: {out}"
+        );
+        if command.ends_with("Good luck!") {
+            let mover = sent.iter().find(|m| m.to() == ANA).unwrap().text();
+            assert!(
+                mover.contains("Not a command, so read as your comment to Ben: \"Good luck!\"."),
+                "{mover}"
+            );
+            let ben = sent.iter().find(|m| m.to() == BEN).unwrap();
+            assert_eq!(passed_comment(ben).as_deref(), Some("Good luck!"));
+        }
+    }
+    // A move the notation cannot read: the forms shown are this game's.
+    let (out, sent) = club.send(BEN, &club.reply(BEN, &club.latest(BEN), "Qh", ""));
+    assert!(out.contains("answered"), "{out}");
+    let refusal = sent[0].text();
+    assert!(
+        refusal.contains("moves in this game are written e.g. \""),
+        "{refusal}"
+    );
+    for other in ["QKc2-c4", "@f3", "Qd1/g4"] {
+        assert!(!refusal.contains(other), "{other}: {refusal}");
+    }
+
+    // Building Chess: the check mark before the placement.
+    let club = Club::new("building", None, "");
+    for (who, command) in [
+        (ANA, "Nc3 @(1,0)"),
+        (BEN, "bxc3 @(1,-1)"),
+        (ANA, "Rb1 @(1,-2)"),
+        (BEN, "2... cxd2+ @(1,-3)"),
+    ] {
+        let (out, _) = club.send(who, &club.reply(who, &club.latest(who), command, ""));
+        assert!(out.contains("applied"), "{command}: {out}");
+    }
+    assert!(club.game().contains("cxd2 @(1,-3)+"), "{}", club.game());
+    let (_, sent) = club.send(ANA, &club.reply(ANA, &club.latest(ANA), "Kd", ""));
+    let refusal = sent[0].text();
+    assert!(
+        refusal.contains(" @"),
+        "Building's own form, with a placement: {refusal}"
+    );
+}
