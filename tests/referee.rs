@@ -1507,3 +1507,90 @@ fn commands_are_read_as_people_write_them() {
         "Building's own form, with a placement: {refusal}"
     );
 }
+
+/// Issue 29, point 8: after the end, a player's message is passed to the
+/// opponent once, as a comment; the letters of a finished game carry no
+/// answer line and no token that plays.
+#[test]
+fn after_the_end_a_message_is_passed_on_once_and_plays_nothing() {
+    let club = Club::new("chess", None, "answers_per_hour = 20");
+    for (who, mv) in [(ANA, "f3"), (BEN, "e5"), (ANA, "g4"), (BEN, "Qh4#")] {
+        let (out, _) = club.send(who, &club.reply(who, &club.latest(who), mv, ""));
+        assert!(out.contains("applied"), "{out}");
+    }
+    let gid = &club.gid;
+    for who in [ANA, BEN] {
+        let last = club.latest(who);
+        assert!(
+            last.text().contains("The game is over: 0-1, checkmate"),
+            "{}",
+            last.text()
+        );
+        assert!(
+            !last.text().contains("write your answer above"),
+            "{}",
+            last.text()
+        );
+        assert_eq!(last.reply_to(), format!("postal+{gid}@example.org"));
+    }
+    let before = club.game();
+    let gg = club.reply(BEN, &club.latest(BEN), "Good game, well played!", "");
+    let (out, sent) = club.send(BEN, &gg);
+    assert!(out.contains("passed on to the opponent"), "{out}");
+    let to_ana = sent.iter().find(|m| m.to() == ANA).unwrap();
+    assert!(
+        to_ana
+            .text()
+            .replace("\r\n", "\n")
+            .starts_with("Ben writes, after the game:\n  Good game, well played!"),
+        "{}",
+        to_ana.text()
+    );
+    assert_eq!(to_ana.reply_to(), format!("postal+{gid}@example.org"));
+    let to_ben = sent.iter().find(|m| m.to() == BEN).unwrap();
+    assert!(
+        to_ben.text().starts_with("Passed on to Ana"),
+        "{}",
+        to_ben.text()
+    );
+    assert_eq!(club.game(), before, "nothing played");
+    // The same message again: not passed on twice.
+    let (out, sent) = club.send(BEN, &gg);
+    assert!(out.contains("already handled"), "{out}");
+    assert!(sent.is_empty());
+    // Ana answers through an old letter's token: passed on too, and a
+    // "move" in it plays nothing.
+    let old = club.letters().into_iter().find(|m| m.to() == ANA).unwrap();
+    let (out, _) = club.send(
+        ANA,
+        &club.reply(ANA, &old, "Qxh4\r\nThanks, well played.", ""),
+    );
+    assert!(out.contains("passed on"), "{out}");
+    assert_eq!(club.game(), before);
+    // At most three a day from a player.
+    for i in 0..3 {
+        let (out, _) = club.send(
+            BEN,
+            &club.reply(BEN, &club.latest(BEN), &format!("Note {i}"), ""),
+        );
+        if i < 2 {
+            assert!(out.contains("passed on to the opponent"), "{out}");
+        } else {
+            assert!(out.contains("not passed on (limit)"), "{out}");
+        }
+    }
+    // A stranger's message to the finished game is not passed on.
+    let eve = letter_to(
+        "eve@evil.example",
+        &format!("postal+{gid}@example.org"),
+        "eve-end",
+        "Ha!",
+        "",
+    );
+    let (out, sent) = club.send("eve@evil.example", &eve);
+    assert!(
+        out.contains("ignored: the game is over, and the message is not from a player"),
+        "{out}"
+    );
+    assert!(sent.is_empty());
+}
