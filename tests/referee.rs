@@ -1594,3 +1594,148 @@ fn after_the_end_a_message_is_passed_on_once_and_plays_nothing() {
     );
     assert!(sent.is_empty());
 }
+
+/// Issue 29, point 9: the operator's tools, each recorded in the game as
+/// an event and mailed to both players.
+#[test]
+fn the_operator_lists_releases_and_drops_held_messages_and_adjudicates_extends_and_aborts() {
+    let club = Club::new("chess", Some("3d"), "");
+    let gid = club.gid.clone();
+    let notice = club.latest(ANA);
+    let phone = letter_to(
+        "Ana <ana@phone.example>",
+        &notice.reply_to(),
+        "op1",
+        "e4",
+        "",
+    );
+    club.send("ana@phone.example", &phone);
+    let list = stdout(postal(NOW).args(["referee", "held"]).arg(&club.r));
+    assert!(
+        list.contains(&gid)
+            && list.contains("from ana@phone.example")
+            && list.contains("reads \"e4\""),
+        "{list}"
+    );
+    let key = list.split_whitespace().next().unwrap().to_string();
+    let out = stdout(
+        postal(NOW)
+            .args(["referee", "held"])
+            .arg(&club.r)
+            .args(["--release", &key]),
+    );
+    assert!(out.contains("applied: White played 1. e4"), "{out}");
+    assert!(club
+        .latest(ANA)
+        .text()
+        .contains("The referee's operator released your held message"));
+    assert!(club.latest(BEN).text().contains("White played 1. e4"));
+    assert!(stdout(postal(NOW).args(["referee", "held"]).arg(&club.r)).is_empty());
+    // Held again, and dropped by the operator: Ben is told.
+    let work = letter_to(
+        "Ben <ben@work.example>",
+        &club.latest(BEN).reply_to(),
+        "op2",
+        "e5",
+        "",
+    );
+    club.send("ben@work.example", &work);
+    let list = stdout(postal(NOW).args(["referee", "held"]).arg(&club.r));
+    let key = list.split_whitespace().next().unwrap().to_string();
+    let out = stdout(
+        postal(NOW)
+            .args(["referee", "held"])
+            .arg(&club.r)
+            .args(["--drop", &key]),
+    );
+    assert!(
+        out.contains("held message dropped by the operator"),
+        "{out}"
+    );
+    assert!(club
+        .latest(BEN)
+        .text()
+        .contains("The referee's operator dropped the message held for you"));
+    let bad = postal(NOW)
+        .args(["referee", "held"])
+        .arg(&club.r)
+        .args(["--drop", "../../x"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+
+    // Extend Ben's deadline by 2 days: recorded, both told.
+    let out = stdout(
+        postal(NOW)
+            .args(["referee", "extend"])
+            .arg(&club.r)
+            .arg(&gid)
+            .args(["--by", "2d"]),
+    );
+    assert!(out.contains("The referee gives Ben (Black) 2d more for this move: the deadline is now 2026-12-06T09:00:00Z (UTC; in 5 days)"), "{out}");
+    assert!(out.contains("sent 2 letters"), "{out}");
+    assert!(
+        club.game().contains("\"act\": \"extend\""),
+        "{}",
+        club.game()
+    );
+    for who in [ANA, BEN] {
+        assert!(club
+            .latest(who)
+            .text()
+            .contains("The referee gives Ben (Black) 2d more"));
+    }
+    // Ben's move on day 4 is in time now (the sweep would have forfeited).
+    let late = club.reply(BEN, &club.latest(BEN), "e5", "");
+    let (out, _) = club.send_at(BEN, &late, "2026-12-05T09:00:00Z");
+    assert!(out.contains("applied: Black played 1... e5"), "{out}");
+
+    // Adjudicate: the result recorded, both told, the game over.
+    let out = stdout(
+        postal("2026-12-05T10:00:00Z")
+            .args(["referee", "adjudicate"])
+            .arg(&club.r)
+            .args([&gid, "1/2-1/2", "--reason", "both players asked the club"]),
+    );
+    assert!(out.contains("The referee adjudicates this game: 1/2-1/2, adjudicated by the referee: both players asked the club."), "{out}");
+    let game = club.game();
+    assert!(
+        game.contains("\"act\": \"adjudicate\"") && game.contains("\"result\": \"1/2-1/2\""),
+        "{game}"
+    );
+    for who in [ANA, BEN] {
+        let m = club.latest(who);
+        assert!(
+            m.text().contains("The referee adjudicates this game"),
+            "{}",
+            m.text()
+        );
+        assert_eq!(m.reply_to(), format!("postal+{gid}@example.org"));
+    }
+    let again = postal(NOW)
+        .args(["referee", "abort"])
+        .arg(&club.r)
+        .args([&gid, "--reason", "x"])
+        .output()
+        .unwrap();
+    assert!(!again.status.success(), "a finished game is not aborted");
+
+    // Abort another game: no result ("*"), both told.
+    let club = Club::new("chess", None, "");
+    let gid = club.gid.clone();
+    let out = stdout(postal(NOW).args(["referee", "abort"]).arg(&club.r).args([
+        &gid,
+        "--reason",
+        "a player left the club",
+    ]));
+    assert!(out.contains("The referee aborts this game, without a result: *, aborted by the referee: a player left the club."), "{out}");
+    assert!(club.game().contains("\"act\": \"abort\""));
+    assert!(club.latest(BEN).text().contains("aborts this game"));
+    let reason = postal(NOW)
+        .args(["referee", "abort"])
+        .arg(&club.r)
+        .args([&gid, "--reason", "a\r\nBcc: x"])
+        .output()
+        .unwrap();
+    assert!(!reason.status.success());
+}

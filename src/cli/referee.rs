@@ -1,4 +1,5 @@
-//! `postal referee init|adopt|run|sweep|games|send DIR`: a referee folder
+//! `postal referee init|adopt|run|sweep|games|send|held|adjudicate|extend|abort
+//! DIR`: a referee folder
 //! that plays games by mail replies (src/referee/), and `postal receive
 //! --referee DIR [MESSAGE]`, the one-message entry point for a mail
 //! server (procmail, `.forward`, a Sieve pipe).
@@ -9,6 +10,7 @@ use crate::game::{store, Game};
 use crate::referee::inbound::MAX_READ;
 use crate::referee::index::refresh;
 use crate::referee::letter::count;
+use crate::referee::operator::{self, Decision};
 use crate::referee::{letter, maildir, spool, sweep, Referee, RefereeError};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -64,6 +66,50 @@ pub enum Sub {
     },
     /// Send what is in the spool.
     Send { dir: PathBuf },
+    /// End a game with the referee's result, recorded in the game as an
+    /// event and mailed to both players.
+    Adjudicate {
+        dir: PathBuf,
+        /// The game's id.
+        game: String,
+        /// 1-0, 0-1 or 1/2-1/2.
+        result: String,
+        /// Why, for the players and the record.
+        #[arg(long, value_name = "TEXT")]
+        reason: String,
+    },
+    /// Give the side to move more time for this move (recorded in the
+    /// game, mailed to both players).
+    Extend {
+        dir: PathBuf,
+        /// The game's id.
+        game: String,
+        /// How much more: 2d, 12h, 30m.
+        #[arg(long, value_name = "DURATION")]
+        by: String,
+    },
+    /// End a game without a result (PGN's "*"), recorded in the game and
+    /// mailed to both players.
+    Abort {
+        dir: PathBuf,
+        /// The game's id.
+        game: String,
+        /// Why, for the players and the record.
+        #[arg(long, value_name = "TEXT")]
+        reason: String,
+    },
+    /// List the messages held for their players' confirmation; with
+    /// --release play one as its player's "confirm" would, with --drop
+    /// drop it (its player is told either way).
+    Held {
+        dir: PathBuf,
+        /// Play the held message KEY (if its game is still where it was).
+        #[arg(long, value_name = "KEY", conflicts_with = "drop")]
+        release: Option<String>,
+        /// Drop the held message KEY.
+        #[arg(long, value_name = "KEY")]
+        drop: Option<String>,
+    },
 }
 
 /// Read one mail message and play it (for a mail server).
@@ -273,12 +319,65 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             }
             emit(out, &text)
         }
+        Sub::Adjudicate {
+            dir,
+            game,
+            result,
+            reason,
+        } => decide(&dir, &game, Decision::Adjudicate { result, reason }, out),
+        Sub::Extend { dir, game, by } => decide(&dir, &game, Decision::Extend { by }, out),
+        Sub::Abort { dir, game, reason } => decide(&dir, &game, Decision::Abort { reason }, out),
+        Sub::Held { dir, release, drop } => {
+            let r = open(&dir)?;
+            let now = clock()?.now();
+            let done = match (release, drop) {
+                (Some(key), _) => {
+                    Some(crate::referee::receive::release(&r, &key, now).map_err(referee_error)?)
+                }
+                (None, Some(key)) => {
+                    Some(crate::referee::receive::drop_held(&r, &key, now).map_err(referee_error)?)
+                }
+                (None, None) => None,
+            };
+            let mut text = String::new();
+            match done {
+                Some(o) => {
+                    text.push_str(&format!("{}\n", o.describe()));
+                    let sent = spool::drain(&r).map(|s| s.len()).unwrap_or(0);
+                    text.push_str(&format!("sent {}\n", count(sent, "letter")));
+                }
+                None => {
+                    for h in crate::referee::held::list(&r).map_err(referee_error)? {
+                        text.push_str(&format!(
+                            "{}  {}  {}  from {}  {}  reads {:?}  held because {}\n",
+                            h.key,
+                            h.gid,
+                            h.side.name().to_lowercase(),
+                            h.from,
+                            crate::game::clock::format_time(h.received),
+                            h.read.join(" / "),
+                            h.why
+                        ));
+                    }
+                }
+            }
+            emit(out, &text)
+        }
         Sub::Send { dir } => {
             let r = open(&dir)?;
             let sent = spool::drain(&r).map_err(tempfail)?;
             emit(out, &format!("sent {}\n", count(sent.len(), "letter")))
         }
     }
+}
+
+/// `adjudicate`, `extend`, `abort`: the operator's decision, then the spool.
+fn decide(dir: &Path, gid: &str, d: Decision, out: &mut dyn Write) -> Result<(), CliError> {
+    let r = open(dir)?;
+    let now = clock()?.now();
+    let said = operator::decide(&r, gid, &d, now).map_err(referee_error)?;
+    let sent = spool::drain(&r).map(|s| s.len()).unwrap_or(0);
+    emit(out, &format!("{said}\nsent {}\n", count(sent, "letter")))
 }
 
 /// `postal receive --referee DIR [MESSAGE]`.

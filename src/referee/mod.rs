@@ -18,6 +18,7 @@
 //! - [`index`]: the derived summary of all games, for listing and sweeping.
 //! - [`sweep`]: deadline reminders and time forfeits.
 //! - [`maildir`]: the loop over a Maildir's new messages.
+//! - [`operator`]: the operator's adjudication, extension and abort.
 
 pub mod command;
 pub mod extract;
@@ -28,6 +29,7 @@ pub mod inbound;
 pub mod index;
 pub mod letter;
 pub mod maildir;
+pub mod operator;
 pub mod receive;
 pub mod spool;
 pub mod sweep;
