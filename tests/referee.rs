@@ -1034,6 +1034,13 @@ fn a_held_message_is_played_only_by_confirm_and_never_by_a_denial() {
     assert_eq!(sent.len(), 1);
     let ask = &sent[0];
     assert_eq!(ask.to(), ANA, "the registered address, never the From");
+    for h in ["In-Reply-To", "References"] {
+        let v = ask.header(h).unwrap_or_default();
+        assert!(
+            v.contains("postal.") && !v.contains("eve1"),
+            "{h}: {v}: in the game's thread, not Eve's"
+        );
+    }
     let text = ask.text();
     assert!(text.contains("eve@evil.example"), "{text}");
     assert!(

@@ -405,7 +405,9 @@ impl<'a> Ctx<'a> {
     }
 
     /// Spools an answer to the side's registered address (rate-limited),
-    /// then marks the message seen. Whether it was spooled.
+    /// then marks the message seen. Whether it was spooled. A request to
+    /// confirm a held message (`reply_to` its confirmation address) is
+    /// not threaded under that message, which its reader never sent.
     fn answer(
         &self,
         game: &Game,
@@ -413,6 +415,11 @@ impl<'a> Ctx<'a> {
         text: String,
         reply_to: Option<String>,
     ) -> Result<bool, RefereeError> {
+        let in_reply_to = if reply_to.is_some() {
+            None
+        } else {
+            self.msg.message_id.clone()
+        };
         let to = letter::mailbox_of(game, side);
         let addr = self.registered(game, side).unwrap_or_default();
         let sent = within_rate(
@@ -427,7 +434,7 @@ impl<'a> Ctx<'a> {
                 name: format!("answer-{}", self.key),
                 to,
                 side,
-                in_reply_to: self.msg.message_id.clone(),
+                in_reply_to,
                 replied: true,
                 text,
                 reply_to,
@@ -805,8 +812,8 @@ impl<'a> Ctx<'a> {
         };
         held::put(self.r, &h, self.raw)?;
         let mut text = format!(
-            "The referee received a message for this game from {from} and did not play it,\n\
-             because {why}. It reads:\n\n"
+            "A message for this game came from {from}, and the referee did not play it:\n\
+             {why}. It reads:\n\n"
         );
         for l in &read {
             text.push_str(&format!("> {l}\n"));
