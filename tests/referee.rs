@@ -1746,3 +1746,53 @@ fn the_operator_lists_releases_and_drops_held_messages_and_adjudicates_extends_a
         .unwrap();
     assert!(!reason.status.success());
 }
+
+/// Issue 29, point 1: a held message nobody confirms is dropped after 7
+/// days by the sweep, which says so; a confirmation after the end of the
+/// game plays nothing and passes nothing on.
+#[test]
+fn held_messages_expire_after_seven_days_and_end_with_the_game() {
+    let club = Club::new("chess", None, "");
+    let to = club.latest(ANA).reply_to();
+    club.send(
+        "ana@phone.example",
+        &letter_to("ana@phone.example", &to, "x1", "e4", ""),
+    );
+    let out = stdout(
+        postal("2026-12-07T09:00:00Z")
+            .args(["referee", "sweep"])
+            .arg(&club.r),
+    );
+    assert!(out.contains("0 held messages expired"), "{out}");
+    let out = stdout(
+        postal("2026-12-08T09:01:00Z")
+            .args(["referee", "sweep"])
+            .arg(&club.r),
+    );
+    assert!(out.contains("1 held message expired"), "{out}");
+    assert!(names(&club.r.join("held")).is_empty());
+    assert!(club
+        .log()
+        .contains("held message dropped unconfirmed after 7 days"));
+
+    club.send(
+        "ana@phone.example",
+        &letter_to("ana@phone.example", &to, "x2", "e4", ""),
+    );
+    let ask = club.latest(ANA);
+    stdout(
+        postal(NOW)
+            .args(["referee", "abort"])
+            .arg(&club.r)
+            .args([&club.gid, "--reason", "test"]),
+    );
+    let before = club.letters().len();
+    let (out, sent) = club.send(ANA, &club.reply(ANA, &ask, "confirm", ""));
+    assert!(
+        out.contains("the game is over; held message dropped"),
+        "{out}"
+    );
+    assert_eq!(club.letters().len(), before + 1);
+    assert_eq!(sent[0].to(), ANA, "nothing passed on to Ben");
+    assert!(names(&club.r.join("held")).is_empty());
+}

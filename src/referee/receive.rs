@@ -734,7 +734,13 @@ impl<'a> Ctx<'a> {
             )));
         }
         if let Address::Confirm { held, .. } = route {
+            // An answer to a confirmation request: nothing to pass on.
             held::remove(self.r, held)?;
+            let text = format!(
+                "The game is over ({}); the held message was not played, and is dropped.\n",
+                game.result().map(|e| e.to_string()).unwrap_or_default()
+            );
+            return self.answered(&game, side, "the game is over; held message dropped", text);
         }
         let reply = extract::extract(&self.msg.text);
         let mut said = reply.commands.join("\n");
