@@ -618,9 +618,10 @@ pub fn openings(r: &Referee, game: &Game, gid: &str, date: DateTime<Utc>) -> Vec
                 "A new game: {} (White) v {} (Black), {}.\n\
                  You play {side}; your opponent is {}.\n\
                  Time control: {tc}.\n\
-                 The referee keeps the game. Reply to its letters from {}: a reply\n\
-                 from another address is held until you confirm it. Your replies go to\n\
-                 this game's address for you, {}.\n\
+                 The referee keeps the game. Reply to its letters from {};\n\
+                 a reply from another address is held until you confirm it.\n\
+                 Your replies go to this game's address for you:\n\
+                 {}\n\
                  {whose}\n\n{}",
                 p.white.short(Color::White),
                 p.black.short(Color::Black),

@@ -582,8 +582,8 @@ impl<'a> Ctx<'a> {
         }
         if self.msg.from != self.registered(&game, side) {
             let why = format!(
-                "it came from {}, not from your address",
-                self.msg.from.as_deref().unwrap_or("nobody")
+                "it did not come from your address ({})",
+                self.registered(&game, side).unwrap_or_default()
             );
             return self.hold(&game, side, &why);
         }
@@ -678,13 +678,13 @@ impl<'a> Ctx<'a> {
             (_, kept) => {
                 let still = match &kept {
                     Some((h, _)) => format!(
-                        "It stays held until {} (UTC), unless you reply \"confirm\" to play it or \"drop\" to drop it now.",
+                        "It stays held until\n{} (UTC), unless you reply \"confirm\" to play it or \"drop\" to\ndrop it now.",
                         format_time(h.received + chrono::Duration::days(HOLD_DAYS))
                     ),
                     None => "It is no longer held.".to_string(),
                 };
                 let note = format!(
-                    "Your answer did not say \"confirm\", so the held message was not played. {still}"
+                    "Your answer did not say \"confirm\", so the held message was not played.\n{still}"
                 );
                 // A move or an act in the answer is the player's own, read
                 // as any reply to the position it answers.
@@ -818,8 +818,8 @@ impl<'a> Ctx<'a> {
         };
         held::put(self.r, &h, self.raw)?;
         let mut text = format!(
-            "A message for this game came from {from}, and the referee did not play it:\n\
-             {why}. It reads:\n\n"
+            "The referee did not play a message for this game from {from},\n\
+             because {why}. It reads:\n\n"
         );
         for l in &read {
             text.push_str(&format!("> {l}\n"));
@@ -829,8 +829,9 @@ impl<'a> Ctx<'a> {
         }
         text.push_str(&format!(
             "\nIf you sent it, reply with the one word \"confirm\" to play it.\n\
-             If you did not, reply \"drop\", or do nothing: it is dropped on {} (UTC).\n\
-             Any other reply does not play it; a move in your reply is read as your own move.\n\n",
+             If you did not, reply \"drop\", or do nothing: it is dropped on\n\
+             {} (UTC). Any other reply does not play it; a move in\n\
+             your reply is read as your own move.\n\n",
             format_time(self.now + chrono::Duration::days(HOLD_DAYS))
         ));
         text.push_str(&letter::standing(game, side, self.now));
