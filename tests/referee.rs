@@ -211,7 +211,7 @@ fn a_whole_game_by_replies_alone_through_smtp_and_a_maildir() {
     );
     let (r, gid) = referee(tmp.path(), Some(&mail));
     let first = server.received();
-    assert_eq!(first.len(), 1, "the first notice goes to White");
+    assert_eq!(first.len(), 2, "both players are told that the game begins");
     let players = [
         ("ana@example.org", "Ana <ana@example.org>"),
         ("ben@example.org", "Ben <ben@example.org>"),
@@ -347,8 +347,13 @@ fn game_text(r: &Path, gid: &str) -> String {
     std::fs::read_to_string(r.join("games").join(format!("{gid}.json"))).unwrap()
 }
 
+/// White's first notice (Black has one too, which plays nothing yet).
 fn first_notice(r: &Path) -> Mail {
-    outbox(r).into_iter().next().unwrap().1
+    outbox(r)
+        .into_iter()
+        .map(|(_, m)| m)
+        .find(|m| m.to() == "ana@example.org")
+        .unwrap()
 }
 
 #[test]
@@ -416,7 +421,11 @@ fn refusals_holds_duplicates_and_auto_replies() {
         "{}",
         ask[0].text()
     );
-    assert_eq!(names(&r.join("held")).len(), 1);
+    assert_eq!(
+        names(&r.join("held")).len(),
+        2,
+        "the message and its record"
+    );
     // Eve cannot confirm it herself.
     let confirm = ask[0].reply_to();
     let (out, _) = receive(
@@ -439,8 +448,8 @@ fn refusals_holds_duplicates_and_auto_replies() {
 
     // Ana confirms the held message now: the game has moved on, so it is
     // refused as stale, not played.
-    let (out, _) = receive(&r, &plain(ana, &confirm, "ana-confirms", "yes", ""));
-    assert!(out.contains("stale"), "{out}");
+    let (out, _) = receive(&r, &plain(ana, &confirm, "ana-confirms", "confirm", ""));
+    assert!(out.contains("stale confirmation"), "{out}");
     assert_eq!(game_text(&r, &gid), after);
 
     // Ben answers; Ana answers the first notice again: stale, with the
@@ -462,10 +471,10 @@ fn refusals_holds_duplicates_and_auto_replies() {
     assert!(out.contains("applied"), "{out}");
     let after = game_text(&r, &gid);
     let (out, seen) = receive(&r, &plain(ana, &token, "old", "d4", ""));
-    assert!(out.contains("stale"), "{out}");
+    assert!(out.contains("answers an old letter"), "{out}");
     let stale = new_letters(&r, &seen);
     assert!(
-        stale[0].text().contains("old notice"),
+        stale[0].text().contains("old letter"),
         "{}",
         stale[0].text()
     );
@@ -490,7 +499,7 @@ fn refusals_holds_duplicates_and_auto_replies() {
         .map(|(_, m)| m)
         .rfind(|m| m.text().contains("without a reply token"))
         .unwrap();
-    let (out, _) = receive(&r, &plain(ana, &ask.reply_to(), "confirm2", "yes", ""));
+    let (out, _) = receive(&r, &plain(ana, &ask.reply_to(), "confirm2", "Confirm", ""));
     assert!(out.contains("applied: White played 2. Nf3"), "{out}");
 }
 
@@ -516,12 +525,12 @@ fn a_crash_at_each_step_loses_nothing_and_doubles_nothing() {
     );
     assert_eq!(
         outbox(&r).len(),
-        1,
+        2,
         "nothing sent before the message is finished"
     );
     let (out, _) = receive(&r, &msg);
     assert!(out.contains("already handled"), "{out}");
-    assert_eq!(outbox(&r).len(), 3);
+    assert_eq!(outbox(&r).len(), 4);
     assert_eq!(game_text(&r, &gid).matches("\"canonical\"").count(), 1);
     // An answer interrupted before its message was marked seen is not doubled.
     let bad = plain("ana@example.org", &token, "bad-crash", "Ke2", "");
@@ -535,7 +544,7 @@ fn a_crash_at_each_step_loses_nothing_and_doubles_nothing() {
     assert_eq!(out.status.code(), Some(75));
     receive(&r, &bad);
     receive(&r, &bad);
-    assert_eq!(outbox(&r).len(), 4);
+    assert_eq!(outbox(&r).len(), 5);
 }
 
 /// A tiny deterministic generator for the kill times.
@@ -615,9 +624,9 @@ fn kill_9_at_random_moments_200_times() {
     let game = postal::game::store::load(&referee.game_path(&gid)).unwrap();
     let played: Vec<&str> = game.moves().iter().map(|m| m.played.as_str()).collect();
     assert_eq!(played, line);
-    // Each act's two letters, once each, and the first notice.
+    // Each act's two letters, once each, and the two first notices.
     let sent = names(&r.join("outbox/new"));
-    assert_eq!(sent.len(), 2 * line.len() + 1, "{sent:?}");
+    assert_eq!(sent.len(), 2 * line.len() + 2, "{sent:?}");
     assert!(names(&r.join("spool")).iter().all(|n| n == "prepared"));
 }
 
@@ -668,7 +677,7 @@ fn show_help_games_and_sweep() {
             .args(["referee", "sweep"])
             .arg(&r),
     );
-    assert!(out.contains("1 reminders; 0 time forfeits"), "{out}");
+    assert!(out.contains("1 reminder; 0 time forfeits"), "{out}");
     let out = stdout(
         postal("2026-12-03T11:00:00Z")
             .args(["referee", "sweep"])
@@ -681,7 +690,7 @@ fn show_help_games_and_sweep() {
             .args(["referee", "sweep"])
             .arg(&r),
     );
-    assert!(out.contains(&format!("1 time forfeits ({gid})")), "{out}");
+    assert!(out.contains(&format!("1 time forfeit ({gid})")), "{out}");
     let ends = new_letters(&r, &before);
     assert_eq!(ends.len(), 2);
     assert!(
@@ -713,8 +722,1077 @@ fn answers_are_rate_limited_per_address() {
         );
     }
     assert_eq!(new_letters(&r, &before).len(), 5, "answers_per_hour = 5");
-    // A message over 1 MB is ignored unread.
-    let big = plain("ana@example.org", &token, "big", &"x".repeat(1 << 20), "");
+    // A message over 1 MB through `postal receive` is read, not ignored.
+    let big = plain(
+        "ana@example.org",
+        &token,
+        "big",
+        &format!("e4\r\n\r\n{}", "x".repeat(1 << 20)),
+        "",
+    );
     let (out, _) = receive(&r, &big);
-    assert!(out.contains("larger than 1 MB"), "{out}");
+    assert!(out.contains("applied: White played 1. e4"), "{out}");
+}
+
+// ---------------------------------------------------------------------
+// Issue 29: a referee a club can trust. Each test plays through a real
+// SMTP server (aiosmtpd) that delivers the players' replies into a real
+// Maildir and receives the referee's letters; the replies are written as
+// Gmail, Outlook, Thunderbird, Apple Mail and iPhone write them
+// (fixtures/mail/replies/).
+
+const ANA: &str = "ana@example.org";
+const BEN: &str = "ben@example.org";
+
+/// A club's referee with one game, its mail through a real SMTP server.
+struct Club {
+    _tmp: tempfile::TempDir,
+    server: Server,
+    md: PathBuf,
+    r: PathBuf,
+    gid: String,
+    n: std::cell::Cell<usize>,
+}
+
+impl Club {
+    /// A referee folder (`extra` appended to referee.toml's top level)
+    /// and a game of `variant` between Ana and Ben, begun at NOW.
+    fn new(variant: &str, time_control: Option<&str>, extra: &str) -> Club {
+        let tmp = tempfile::tempdir().unwrap();
+        let md = tmp.path().join("Maildir");
+        let server = Server::start(&["--maildir", md.to_str().unwrap(), "--maildir-for", "postal"]);
+        let r = tmp.path().join("ref");
+        stdout(
+            postal(NOW)
+                .args(["referee", "init"])
+                .arg(&r)
+                .args(["--address", "Postal Referee <postal@example.org>"]),
+        );
+        let path = r.join("referee.toml");
+        let mut t = std::fs::read_to_string(&path).unwrap();
+        // A key set in `extra` replaces init's line for it.
+        for line in extra.lines() {
+            if let Some((k, _)) = line.split_once('=') {
+                let k = format!("\n{} =", k.trim());
+                if let Some(at) = t.find(&k) {
+                    let end = t[at + 1..].find('\n').map_or(t.len(), |e| at + 1 + e);
+                    t.replace_range(at..end, "");
+                }
+            }
+        }
+        let mail = format!(
+            "{extra}\n[mail]\ntransport = \"smtp\"\n[mail.smtp]\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\n",
+            server.port
+        );
+        std::fs::write(
+            &path,
+            t.replace("\n[mail]\ntransport = \"outbox\"\n", &mail),
+        )
+        .unwrap();
+        let mut new = postal(NOW);
+        new.args(["new", variant, "--referee"]).arg(&r).args([
+            "--white",
+            "Ana <ana@example.org>",
+            "--black",
+            "Ben <ben@example.org>",
+        ]);
+        if let Some(tc) = time_control {
+            new.args(["--time-control", tc]);
+        }
+        let out = stdout(&mut new);
+        let gid = out.split_whitespace().nth(1).unwrap().to_string();
+        Club {
+            _tmp: tmp,
+            server,
+            md,
+            r,
+            gid,
+            n: std::cell::Cell::new(0),
+        }
+    }
+
+    /// Every letter the referee has sent, in order.
+    fn letters(&self) -> Vec<Mail> {
+        self.server
+            .received()
+            .into_iter()
+            .map(|raw| Mail { raw })
+            .collect()
+    }
+
+    /// The latest letter to `addr`.
+    fn latest(&self, addr: &str) -> Mail {
+        self.letters()
+            .into_iter()
+            .rev()
+            .find(|m| m.to() == addr)
+            .unwrap()
+    }
+
+    /// Sends `raw` from `from` over SMTP to its `To`, then runs one pass
+    /// of the referee at `now`: its output, and the letters it sent.
+    fn send_at(&self, from: &str, raw: &[u8], now: &str) -> (String, Vec<Mail>) {
+        let to = Mail { raw: raw.to_vec() }.to();
+        let before = self.letters().len();
+        self.server.submit(from, &to, raw);
+        let out = self.run_at(now);
+        (out, self.letters().split_off(before))
+    }
+
+    fn send(&self, from: &str, raw: &[u8]) -> (String, Vec<Mail>) {
+        self.send_at(from, raw, NOW)
+    }
+
+    fn run_at(&self, now: &str) -> String {
+        stdout(
+            postal(now)
+                .args(["referee", "run"])
+                .arg(&self.r)
+                .arg("--maildir")
+                .arg(&self.md)
+                .arg("--once"),
+        )
+    }
+
+    /// A reply written as `fixture` (fixtures/mail/replies/) shapes it,
+    /// from `from` to the letter `to`, saying `command`.
+    fn fixture(&self, fixture: &str, from: &str, to: &Mail, command: &str) -> Vec<u8> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/mail/replies")
+            .join(fixture);
+        let text = std::fs::read_to_string(&path).unwrap();
+        self.n.set(self.n.get() + 1);
+        text.replace("{FROM}", from)
+            .replace("{TO}", &to.reply_to())
+            .replace("{PARENT}", &to.id())
+            .replace(
+                "{ID}",
+                &format!("{}.{}@client.example", fixture, self.n.get()),
+            )
+            .replace("{MOVE}", command)
+            .replace("\r\n", "\n")
+            .replace('\n', "\r\n")
+            .into_bytes()
+    }
+
+    /// A plain reply to the letter `to`, the command on top.
+    fn reply(&self, from: &str, to: &Mail, body: &str, extra_headers: &str) -> Vec<u8> {
+        self.n.set(self.n.get() + 1);
+        format!(
+            "{extra_headers}From: {from}\r\nTo: {}\r\nSubject: Re: [postal]\r\nMessage-ID: <plain{}.{}@client.example>\r\nIn-Reply-To: <{}>\r\nReferences: <{}>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n\r\nOn Tue, 1 Dec 2026 at 09:00, Postal Referee <postal@example.org> wrote:\r\n{}",
+            to.reply_to(),
+            self.n.get(),
+            std::process::id(),
+            to.id(),
+            to.id(),
+            quote(&to.text())
+        )
+        .into_bytes()
+    }
+
+    fn game(&self) -> String {
+        game_text(&self.r, &self.gid)
+    }
+
+    fn log(&self) -> String {
+        let mut all = String::new();
+        for n in names(&self.r.join("log")) {
+            all.push_str(&std::fs::read_to_string(self.r.join("log").join(n)).unwrap());
+        }
+        all
+    }
+}
+
+/// The comment a letter passes on ("Ana writes:" and its indented lines).
+fn passed_comment(m: &Mail) -> Option<String> {
+    let text = m.text();
+    let at = text.find(" writes")?;
+    let rest = &text[at..];
+    let lines: Vec<&str> = rest
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(str::trim)
+        .collect();
+    Some(lines.join("\n"))
+}
+
+/// Issue 29, point 2: HTML-only replies from six clients, each played
+/// with its comment passed on whole and nothing of the quoted letter.
+#[test]
+fn html_only_replies_from_six_clients_are_read_as_their_readers_see_them() {
+    let club = Club::new("chess", Some("3d"), "");
+    let plan = [
+        (
+            ANA,
+            "outlook-desktop.eml",
+            "1. e4",
+            "Hi Ben, have a good game.",
+        ),
+        (BEN, "outlook-web.eml", "1... e5", "Hi Ana"),
+        (ANA, "thunderbird.eml", "Nf3", "Good luck!"),
+        (BEN, "apple-mail.eml", "2... Nc6", "Good luck!"),
+        (ANA, "gmail.eml", "Bb5", "Good luck!"),
+        (BEN, "iphone.eml", "a6", "Good luck!"),
+    ];
+    for (who, fixture, command, comment) in plan {
+        let (other, name) = if who == ANA {
+            (BEN, "Ana")
+        } else {
+            (ANA, "Ben")
+        };
+        let letter = club.latest(who);
+        let raw = club.fixture(fixture, who, &letter, command);
+        let (out, sent) = club.send(who, &raw);
+        assert!(out.contains("applied"), "{fixture}: {out}");
+        let to_other = sent.iter().find(|m| m.to() == other).unwrap();
+        assert_eq!(
+            passed_comment(to_other).as_deref(),
+            Some(comment),
+            "{fixture}: {}",
+            to_other.text()
+        );
+        assert!(to_other.text().contains(&format!("{name} writes")));
+        for quoted in ["From:", "Sent:", "wrote", "write your answer above"] {
+            assert!(
+                !passed_comment(to_other).unwrap().contains(quoted),
+                "{fixture}: {quoted}"
+            );
+        }
+    }
+    assert!(club.game().contains("\"a6\""), "{}", club.game());
+}
+
+/// Issue 29, point 3: reply headers of Gmail and Outlook in eight
+/// languages are cut, never passed on as comments.
+#[test]
+fn reply_headers_in_eight_languages_are_cut_from_comments() {
+    let club = Club::new("chess", None, "");
+    let line = [
+        "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3",
+        "d6", "c3", "O-O",
+    ];
+    let clients = [
+        ("gmail-en.eml", "Have fun!"),
+        ("gmail-fr.eml", "Bonne chance !"),
+        ("gmail-de.eml", "Viel Glück!"),
+        ("gmail-es.eml", "¡Buena suerte!"),
+        ("gmail-it.eml", "Buona fortuna!"),
+        ("gmail-nl.eml", "Veel succes!"),
+        ("gmail-pt.eml", "Boa sorte!"),
+        ("gmail-pl.eml", "Powodzenia!"),
+        ("outlook-en.eml", "Good luck."),
+        ("outlook-fr.eml", "Bon jeu."),
+        ("outlook-de.eml", "Gutes Spiel."),
+        ("outlook-es.eml", "Buen juego."),
+        ("outlook-it.eml", "Buon gioco."),
+        ("outlook-nl.eml", "Goed spel."),
+        ("outlook-pt.eml", "Bom jogo."),
+        ("outlook-pl.eml", "Dobrej gry."),
+    ];
+    for (i, ((fixture, comment), mv)) in clients.iter().zip(line).enumerate() {
+        let (who, other) = if i % 2 == 0 { (ANA, BEN) } else { (BEN, ANA) };
+        let raw = club.fixture(fixture, who, &club.latest(who), mv);
+        let (out, sent) = club.send(who, &raw);
+        assert!(out.contains("applied"), "{fixture}: {out}");
+        let to_other = sent.iter().find(|m| m.to() == other).unwrap();
+        assert_eq!(
+            passed_comment(to_other).as_deref(),
+            Some(*comment),
+            "{fixture}: {}",
+            to_other.text()
+        );
+    }
+}
+
+/// A plain message from `from` to `to` (no thread), with extra headers.
+fn letter_to(from: &str, to: &str, id: &str, body: &str, extra: &str) -> Vec<u8> {
+    format!(
+        "{extra}From: {from}\r\nTo: {to}\r\nSubject: Re: [postal] Ana v Ben\r\nMessage-ID: <{id}@client.example>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
+    )
+    .into_bytes()
+}
+
+/// Issue 29, point 1: a held message is played by "confirm" alone; a
+/// denial, an out-of-office without its headers and a move of the
+/// player's own never play it; "drop" drops it.
+#[test]
+fn a_held_message_is_played_only_by_confirm_and_never_by_a_denial() {
+    let club = Club::new("chess", Some("3d"), "answers_per_hour = 20");
+    let notice = club.latest(ANA);
+    // Eve writes from her own address with Ana's token, which she read
+    // over Ana's shoulder.
+    let forged = letter_to(
+        "Eve <eve@evil.example>",
+        &notice.reply_to(),
+        "eve1",
+        "e4",
+        "",
+    );
+    let (out, sent) = club.send("eve@evil.example", &forged);
+    assert!(out.contains("held for confirmation"), "{out}");
+    assert_eq!(sent.len(), 1);
+    let ask = &sent[0];
+    assert_eq!(ask.to(), ANA, "the registered address, never the From");
+    for h in ["In-Reply-To", "References"] {
+        let v = ask.header(h).unwrap_or_default();
+        assert!(
+            v.contains("postal.") && !v.contains("eve1"),
+            "{h}: {v}: in the game's thread, not Eve's"
+        );
+    }
+    let text = ask.text();
+    assert!(text.contains("eve@evil.example"), "{text}");
+    assert!(
+        text.contains("reply with the one word \"confirm\""),
+        "{text}"
+    );
+    assert!(!text.contains("reply with anything"), "{text}");
+    let before = club.game();
+
+    // Ana denies it, as people do: not played, still held.
+    let denial = club.reply(ANA, ask, "NO! That was not me. Do not play it.", "");
+    let (out, sent) = club.send(ANA, &denial);
+    assert!(
+        out.contains("answered: held message not confirmed"),
+        "{out}"
+    );
+    assert_eq!(club.game(), before);
+    assert!(
+        sent[0].text().contains("the held message was not played"),
+        "{}",
+        sent[0].text()
+    );
+    // An out-of-office without automatic-reply headers: not played either.
+    let ooo = club.reply(
+        ANA,
+        ask,
+        "I am out of the office until Monday 7 December.",
+        "",
+    );
+    let (out, _) = club.send(ANA, &ooo);
+    assert!(out.contains("not confirmed"), "{out}");
+    assert_eq!(club.game(), before);
+    // "drop" drops it.
+    let (out, sent) = club.send(ANA, &club.reply(ANA, ask, "drop", ""));
+    assert!(out.contains("dropped by its player"), "{out}");
+    assert!(
+        sent[0].text().starts_with("-- postal"),
+        "{}",
+        sent[0].text()
+    );
+    assert!(sent[0]
+        .text()
+        .contains("Dropped: the held message was not played"));
+    assert_eq!(club.game(), before);
+    let (out, _) = club.send(ANA, &club.reply(ANA, ask, "confirm", ""));
+    assert!(out.contains("the held message is gone"), "{out}");
+    assert_eq!(club.game(), before);
+
+    // Ana's own move from her phone's address: held; her "confirm" plays it.
+    let phone = letter_to(
+        "Ana <ana.phone@example.net>",
+        &notice.reply_to(),
+        "phone1",
+        "d4",
+        "",
+    );
+    let (out, sent) = club.send("ana.phone@example.net", &phone);
+    assert!(out.contains("held"), "{out}");
+    let ask = &sent[0];
+    let (out, sent) = club.send(ANA, &club.reply(ANA, ask, "Confirm", ""));
+    assert!(out.contains("applied: White played 1. d4"), "{out}");
+    assert!(sent
+        .iter()
+        .any(|m| m.to() == BEN && m.text().contains("White played 1. d4")));
+    assert!(club.game().contains("\"d4\""));
+    assert!(names(&club.r.join("held")).is_empty());
+
+    // Held again (Ben from another address); Ben answers the held letter
+    // with a different move of his own: that is played, the held one not.
+    let to_ben = club.latest(BEN);
+    let other = letter_to(
+        "Ben <ben@work.example>",
+        &to_ben.reply_to(),
+        "work1",
+        "1... c5",
+        "",
+    );
+    let (_, sent) = club.send("ben@work.example", &other);
+    let ask = &sent[0];
+    let (out, _) = club.send(BEN, &club.reply(BEN, ask, "1... d5", ""));
+    assert!(out.contains("applied: Black played 1... d5"), "{out}");
+    assert!(!club.game().contains("\"c5\""));
+    let mover = club.latest(BEN);
+    assert!(
+        mover.text().contains("did not say \"confirm\""),
+        "{}",
+        mover.text()
+    );
+}
+
+/// Issue 29, point 1: Authentication-Results of the receiving server
+/// saying dmarc=fail, or spf=fail without a passing DKIM, hold a message
+/// that has the right token and From; results lower down (which a sender
+/// can write) and those of untrusted hosts are not read.
+#[test]
+fn authentication_results_dmarc_fail_or_spf_fail_without_dkim_hold_the_message() {
+    let club = Club::new("chess", None, "");
+    let notice = club.latest(ANA);
+    let to = notice.reply_to();
+    let dmarc = "Authentication-Results: mx.example.org;\r\n dkim=none (message not signed) header.d=none;\r\n spf=pass (sender IP is 203.0.113.9) smtp.mailfrom=evil.example;\r\n dmarc=fail action=none header.from=example.org\r\n";
+    let (out, sent) = club.send(ANA, &letter_to(ANA, &to, "ar1", "e4", dmarc));
+    assert!(
+        out.contains("held for confirmation") && out.contains("dmarc=fail"),
+        "{out}"
+    );
+    assert_eq!(sent[0].to(), ANA);
+    let spf = "Authentication-Results: mx.example.org; spf=fail smtp.mailfrom=example.org; dkim=fail header.d=example.org\r\n";
+    let (out, _) = club.send(ANA, &letter_to(ANA, &to, "ar2", "e4", spf));
+    assert!(out.contains("spf=fail and no passing DKIM"), "{out}");
+    // A forger's own "pass" below the server's "fail" changes nothing.
+    let both = format!("{dmarc}Authentication-Results: mx.example.org; dmarc=pass; dkim=pass\r\n");
+    let (out, _) = club.send(ANA, &letter_to(ANA, &to, "ar3", "e4", &both));
+    assert!(out.contains("held"), "{out}");
+    assert!(!club.game().contains("\"e4\""));
+    // SPF fails for a forwarded message, but its DKIM signature passes.
+    let forwarded = "Authentication-Results: mx.example.org; spf=fail smtp.mailfrom=lists.example; dkim=pass header.d=example.org\r\n";
+    let (out, _) = club.send(ANA, &letter_to(ANA, &to, "ar4", "e4", forwarded));
+    assert!(out.contains("applied: White played 1. e4"), "{out}");
+
+    // With trusted_authserv_ids, only those hosts' results are read.
+    let club = Club::new("chess", None, "trusted_authserv_ids = [\"mx.google.com\"]");
+    let to = club.latest(ANA).reply_to();
+    let other = "Authentication-Results: relay.elsewhere.example; dmarc=fail\r\n";
+    let google = "Authentication-Results: mx.google.com;\r\n       dkim=pass header.i=@example.org;\r\n       spf=pass smtp.mailfrom=ana@example.org;\r\n       dmarc=pass (p=REJECT sp=REJECT dis=NONE) header.from=example.org\r\n";
+    let (out, _) = club.send(
+        ANA,
+        &letter_to(ANA, &to, "ar5", "e4", &format!("{other}{google}")),
+    );
+    assert!(out.contains("applied"), "{out}");
+    let to = club.latest(BEN).reply_to();
+    let google_fail =
+        "Authentication-Results: mx.google.com; dmarc=fail (p=NONE) header.from=example.org\r\n";
+    let (out, _) = club.send(
+        BEN,
+        &letter_to(
+            BEN,
+            &to,
+            "ar6",
+            "e5",
+            &format!("{other}Received: by relay\r\n{google_fail}"),
+        ),
+    );
+    assert!(
+        out.contains("held") && out.contains("mx.google.com"),
+        "{out}"
+    );
+}
+
+/// Issue 29, point 4: nothing dropped in silence.
+#[test]
+fn nothing_is_dropped_in_silence() {
+    let club = Club::new("chess", None, "");
+    let notice = club.latest(ANA);
+
+    // A move with an 800 kB photo, as a phone sends it: over the 1 MB
+    // limit once encoded; its text is read, the photo dropped, Ana told.
+    let photo: String = {
+        let bytes: Vec<u8> = (0..800_000u32)
+            .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+            .collect();
+        let b64 = data_encoding::BASE64.encode(&bytes);
+        b64.as_bytes()
+            .chunks(76)
+            .map(|c| format!("{}\r\n", std::str::from_utf8(c).unwrap()))
+            .collect()
+    };
+    let raw = format!(
+        "From: Ana <ana@example.org>\r\nTo: {}\r\nSubject: Re: [postal]\r\nMessage-ID: <photo@client.example>\r\nIn-Reply-To: <{}>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"Apple-Mail-1\"\r\n\r\n--Apple-Mail-1\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\ne4\r\n\r\nMy view from the window while I think.\r\n\r\n--Apple-Mail-1\r\nContent-Type: image/jpeg; name=\"IMG_0412.jpeg\"\r\nContent-Disposition: attachment; filename=\"IMG_0412.jpeg\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{photo}--Apple-Mail-1--\r\n",
+        notice.reply_to(),
+        notice.id()
+    );
+    assert!(raw.len() > 1 << 20);
+    let (out, sent) = club.send(ANA, raw.as_bytes());
+    assert!(out.contains("applied: White played 1. e4"), "{out}");
+    let to_ana = sent.iter().find(|m| m.to() == ANA).unwrap();
+    assert!(
+        to_ana
+            .text()
+            .contains("larger than the referee's limit of 1 MB"),
+        "{}",
+        to_ana.text()
+    );
+    assert!(
+        to_ana.text().contains("IMG_0412.jpeg (800 kB)"),
+        "{}",
+        to_ana.text()
+    );
+    let to_ben = sent.iter().find(|m| m.to() == BEN).unwrap();
+    assert_eq!(
+        passed_comment(to_ben).as_deref(),
+        Some("My view from the window while I think.")
+    );
+
+    // A new message to the referee's own address, no token, no thread:
+    // one answer on how to play, once a day.
+    let carol = letter_to(
+        "Carol <carol@else.example>",
+        "postal@example.org",
+        "carol1",
+        "Hello, can I play?",
+        "",
+    );
+    let (out, sent) = club.send("carol@else.example", &carol);
+    assert!(out.contains("answered: it names no game"), "{out}");
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].to(), "carol@else.example");
+    assert!(
+        sent[0]
+            .text()
+            .contains("Reply to the latest letter of your game"),
+        "{}",
+        sent[0].text()
+    );
+    assert_eq!(
+        sent[0].header("Auto-Submitted").as_deref(),
+        Some("auto-replied")
+    );
+    let again = letter_to(
+        "Carol <carol@else.example>",
+        "postal@example.org",
+        "carol2",
+        "Hello?",
+        "",
+    );
+    let (out, sent) = club.send("carol@else.example", &again);
+    assert!(out.contains("the answer was not sent"), "{out}");
+    assert!(sent.is_empty());
+    // Never to an auto-reply, a bounce or a list; the log says why.
+    for (id, extra) in [
+        ("auto", "Auto-Submitted: auto-replied\r\n"),
+        ("list", "List-Id: <chess.lists.example>\r\n"),
+    ] {
+        let m = letter_to(
+            "Dan <dan@else.example>",
+            "postal@example.org",
+            id,
+            "Away",
+            extra,
+        );
+        let (out, sent) = club.send("dan@else.example", &m);
+        assert!(out.contains("ignored"), "{out}");
+        assert!(sent.is_empty());
+    }
+    let log = club.log();
+    assert!(
+        log.contains("ignored: Auto-Submitted: auto-replied"),
+        "{log}"
+    );
+    assert!(log.contains("ignored: a mailing list header"), "{log}");
+
+    // A damaged token with a valid thread is held, as a missing one is.
+    let to_ben = club.latest(BEN);
+    let token = to_ben.reply_to();
+    let (local, domain) = token.split_once('@').unwrap();
+    let damaged = format!("{}zzzz@{domain}", &local[..local.len() - 4]);
+    let raw = format!(
+        "From: Ben <ben@example.org>\r\nTo: {damaged}\r\nSubject: Re: [postal]\r\nMessage-ID: <damaged@client.example>\r\nIn-Reply-To: <{}>\r\n\r\n1... e5\r\n",
+        to_ben.id()
+    );
+    let (out, sent) = club.send(BEN, raw.as_bytes());
+    assert!(
+        out.contains("held for confirmation: its reply token is damaged"),
+        "{out}"
+    );
+    assert_eq!(sent[0].to(), BEN);
+    // A refusal the answer limit keeps back is logged as not sent.
+    for i in 0..6 {
+        let m = letter_to(BEN, &token, &format!("bad{i}"), "Ke7", "");
+        club.send(BEN, &m);
+    }
+    assert!(
+        club.log()
+            .contains("the answer was not sent: the hourly limit"),
+        "{}",
+        club.log()
+    );
+}
+
+/// Issue 29, point 5: with automatic forfeits, a move that arrives after
+/// its deadline is not played; the forfeit is recorded then, and both
+/// players told, before any sweep.
+#[test]
+fn a_move_after_its_deadline_is_not_played_and_the_forfeit_is_recorded_at_the_door() {
+    let club = Club::new("chess", Some("3d"), "");
+    let notice = club.latest(ANA);
+    let late = club.reply(ANA, &notice, "e4", "");
+    let (out, sent) = club.send_at(ANA, &late, "2026-12-04T10:00:00Z");
+    assert!(out.contains("time forfeit recorded: 0-1"), "{out}");
+    let game = club.game();
+    assert!(!game.contains("\"e4\""), "{game}");
+    assert!(game.contains("\"claim\": \"time\""), "{game}");
+    assert_eq!(sent.len(), 2, "both players told");
+    let to_ana = sent.iter().find(|m| m.to() == ANA).unwrap().text();
+    let to_ben = sent.iter().find(|m| m.to() == BEN).unwrap().text();
+    assert!(
+        to_ana.contains("Your deadline passed at 2026-12-04T09:00:00Z (UTC) without a move from you. Your message arrived at 2026-12-04T10:00:00Z (UTC), after it, and was not played."),
+        "{to_ana}"
+    );
+    assert!(
+        to_ana.contains("The referee records a time forfeit: you lose"),
+        "{to_ana}"
+    );
+    assert!(
+        to_ben.contains("Ana's deadline passed at 2026-12-04T09:00:00Z (UTC) without a move."),
+        "{to_ben}"
+    );
+    assert!(
+        to_ben.contains("The referee records a time forfeit: you win"),
+        "{to_ben}"
+    );
+    assert!(!to_ben.starts_with("Accepted"), "{to_ben}");
+    // The message delivered again, and the sweep after it: nothing more.
+    let out = club.run_at("2026-12-04T10:30:00Z");
+    assert!(!out.contains("applied"), "{out}");
+    let out = stdout(
+        postal("2026-12-04T11:00:00Z")
+            .args(["referee", "sweep"])
+            .arg(&club.r),
+    );
+    assert!(out.contains("0 time forfeits"), "{out}");
+    assert_eq!(
+        club.letters().len(),
+        4,
+        "two first letters and two forfeit letters"
+    );
+}
+
+/// Issue 29, point 6: both players are told when a game begins, and
+/// every notice is written for its reader.
+#[test]
+fn both_players_are_told_when_a_game_begins_in_their_own_words() {
+    let club = Club::new("chess", Some("3d"), "");
+    let first = club.letters();
+    assert_eq!(first.len(), 2);
+    let to_ben = first.iter().find(|m| m.to() == BEN).unwrap();
+    let to_ana = first.iter().find(|m| m.to() == ANA).unwrap();
+    let ben = to_ben.text();
+    for words in [
+        "A new game: Ana (White) v Ben (Black), FIDE chess.",
+        "You play Black; your opponent is Ana <ana@example.org>.",
+        "Time control: 3 days a move.",
+        "Ana (White) moves first; you will get a letter with the move.",
+        "deadline 2026-12-04T09:00:00Z (UTC; in 3 days)",
+    ] {
+        assert!(ben.contains(words), "{words}: {ben}");
+    }
+    assert!(
+        ben.contains(&to_ben.reply_to()),
+        "the reply address is named"
+    );
+    assert!(to_ben.reply_to().contains(&format!("{}-b0-", club.gid)));
+    let ana = to_ana.text();
+    assert!(
+        ana.contains("You move first: reply to this letter with your move."),
+        "{ana}"
+    );
+    assert!(
+        ana.contains("Your deadline: 2026-12-04T09:00:00Z (UTC; in 3 days)."),
+        "{ana}"
+    );
+
+    // Fool's mate: words for each reader, moves counted as moves.
+    for (who, mv) in [(ANA, "f3"), (BEN, "e5"), (ANA, "g4")] {
+        let (out, _) = club.send_at(
+            who,
+            &club.reply(who, &club.latest(who), mv, ""),
+            "2026-12-01T12:00:00Z",
+        );
+        assert!(out.contains("applied"), "{out}");
+    }
+    let (out, sent) = club.send_at(
+        BEN,
+        &club.reply(BEN, &club.latest(BEN), "Qh4#", ""),
+        "2026-12-01T12:00:00Z",
+    );
+    assert!(out.contains("sent 2 letters"), "{out}");
+    let mover = sent.iter().find(|m| m.to() == BEN).unwrap().text();
+    assert!(
+        mover.contains("Accepted: Black played 2... Qh4#; game over: 0-1, checkmate"),
+        "{mover}"
+    );
+    let list = stdout(postal(NOW).args(["referee", "games"]).arg(&club.r));
+    assert!(list.contains("2 moves"), "{list}");
+    let game = Club::new("chess", Some("2d+1d"), "");
+    let ben = game.latest(BEN).text();
+    assert!(
+        ben.contains("Time control: 2 days for the game, and 1 day more with each move."),
+        "{ben}"
+    );
+    let out = stdout(
+        postal("2026-12-02T10:00:00Z")
+            .args(["referee", "sweep"])
+            .arg(&game.r),
+    );
+    assert!(
+        out.starts_with(
+            "1 game; 1 reminder; 0 time forfeits; 0 held messages expired; sent 1 letter"
+        ),
+        "{out}"
+    );
+    let reminder = game.latest(ANA).text();
+    assert!(
+        reminder.contains("2026-12-03T09:00:00Z (UTC; in 23 hours)"),
+        "{reminder}"
+    );
+}
+
+/// Issue 29, point 7: commands as people write them.
+#[test]
+fn commands_are_read_as_people_write_them() {
+    let club = Club::new("chess", None, "answers_per_hour = 20");
+    let plan = [
+        (ANA, "1 e4", "White played 1. e4"),
+        (BEN, "1) e5", "Black played 1... e5"),
+        (ANA, "Nf3.", "White played 2. Nf3"),
+        (BEN, "2... Nc6", "Black played 2... Nc6"),
+        (ANA, "3. Bb5\r\nGood luck!", "White played 3. Bb5"),
+        (BEN, "a6", "Black played 3... a6"),
+        (ANA, "4. Ba4", "White played 4. Ba4"),
+        (BEN, "Nf6", "Black played 4... Nf6"),
+        (
+            ANA,
+            "5. Nc3 draw offer",
+            "White played 5. Nc3; White offers a draw",
+        ),
+    ];
+    for (who, command, said) in plan {
+        let (out, sent) = club.send(who, &club.reply(who, &club.latest(who), command, ""));
+        assert!(
+            out.contains(&format!("applied: {said}")),
+            "{command}: {out}"
+        );
+        if command.ends_with("Good luck!") {
+            let mover = sent.iter().find(|m| m.to() == ANA).unwrap().text();
+            assert!(
+                mover.contains("Not a command, so read as your comment to Ben: \"Good luck!\"."),
+                "{mover}"
+            );
+            let ben = sent.iter().find(|m| m.to() == BEN).unwrap();
+            assert_eq!(passed_comment(ben).as_deref(), Some("Good luck!"));
+        }
+    }
+    // A move the notation cannot read: the forms shown are this game's.
+    let (out, sent) = club.send(BEN, &club.reply(BEN, &club.latest(BEN), "Qh", ""));
+    assert!(out.contains("answered"), "{out}");
+    let refusal = sent[0].text();
+    assert!(
+        refusal.contains("moves in this game are written e.g. \""),
+        "{refusal}"
+    );
+    for other in ["QKc2-c4", "@f3", "Qd1/g4"] {
+        assert!(!refusal.contains(other), "{other}: {refusal}");
+    }
+
+    // Building Chess: the check mark before the placement.
+    let club = Club::new("building", None, "");
+    for (who, command) in [
+        (ANA, "Nc3 @(1,0)"),
+        (BEN, "bxc3 @(1,-1)"),
+        (ANA, "Rb1 @(1,-2)"),
+        (BEN, "2... cxd2+ @(1,-3)"),
+    ] {
+        let (out, _) = club.send(who, &club.reply(who, &club.latest(who), command, ""));
+        assert!(out.contains("applied"), "{command}: {out}");
+    }
+    assert!(club.game().contains("cxd2 @(1,-3)+"), "{}", club.game());
+    let (_, sent) = club.send(ANA, &club.reply(ANA, &club.latest(ANA), "Kd", ""));
+    let refusal = sent[0].text();
+    assert!(
+        refusal.contains(" @"),
+        "Building's own form, with a placement: {refusal}"
+    );
+}
+
+/// Issue 29, point 8: after the end, a player's message is passed to the
+/// opponent once, as a comment; the letters of a finished game carry no
+/// answer line and no token that plays.
+#[test]
+fn after_the_end_a_message_is_passed_on_once_and_plays_nothing() {
+    let club = Club::new("chess", None, "answers_per_hour = 20");
+    for (who, mv) in [(ANA, "f3"), (BEN, "e5"), (ANA, "g4"), (BEN, "Qh4#")] {
+        let (out, _) = club.send(who, &club.reply(who, &club.latest(who), mv, ""));
+        assert!(out.contains("applied"), "{out}");
+    }
+    let gid = &club.gid;
+    for who in [ANA, BEN] {
+        let last = club.latest(who);
+        assert!(
+            last.text().contains("The game is over: 0-1, checkmate"),
+            "{}",
+            last.text()
+        );
+        assert!(
+            !last.text().contains("write your answer above"),
+            "{}",
+            last.text()
+        );
+        assert_eq!(last.reply_to(), format!("postal+{gid}@example.org"));
+    }
+    let before = club.game();
+    let gg = club.reply(BEN, &club.latest(BEN), "Good game, well played!", "");
+    let (out, sent) = club.send(BEN, &gg);
+    assert!(out.contains("passed on to the opponent"), "{out}");
+    let to_ana = sent.iter().find(|m| m.to() == ANA).unwrap();
+    assert!(
+        to_ana
+            .text()
+            .replace("\r\n", "\n")
+            .starts_with("Ben writes, after the game:\n  Good game, well played!"),
+        "{}",
+        to_ana.text()
+    );
+    assert_eq!(to_ana.reply_to(), format!("postal+{gid}@example.org"));
+    let to_ben = sent.iter().find(|m| m.to() == BEN).unwrap();
+    assert!(
+        to_ben.text().starts_with("Passed on to Ana"),
+        "{}",
+        to_ben.text()
+    );
+    assert_eq!(club.game(), before, "nothing played");
+    // The same message again: not passed on twice.
+    let (out, sent) = club.send(BEN, &gg);
+    assert!(out.contains("already handled"), "{out}");
+    assert!(sent.is_empty());
+    // Ana answers through an old letter's token: passed on too, and a
+    // "move" in it plays nothing.
+    let old = club.letters().into_iter().find(|m| m.to() == ANA).unwrap();
+    let (out, _) = club.send(
+        ANA,
+        &club.reply(ANA, &old, "Qxh4\r\nThanks, well played.", ""),
+    );
+    assert!(out.contains("passed on"), "{out}");
+    assert_eq!(club.game(), before);
+    // At most three a day from a player.
+    for i in 0..3 {
+        let (out, _) = club.send(
+            BEN,
+            &club.reply(BEN, &club.latest(BEN), &format!("Note {i}"), ""),
+        );
+        if i < 2 {
+            assert!(out.contains("passed on to the opponent"), "{out}");
+        } else {
+            assert!(out.contains("not passed on (limit)"), "{out}");
+        }
+    }
+    // A stranger's message to the finished game is not passed on.
+    let eve = letter_to(
+        "eve@evil.example",
+        &format!("postal+{gid}@example.org"),
+        "eve-end",
+        "Ha!",
+        "",
+    );
+    let (out, sent) = club.send("eve@evil.example", &eve);
+    assert!(
+        out.contains("ignored: the game is over, and the message is not from a player"),
+        "{out}"
+    );
+    assert!(sent.is_empty());
+}
+
+/// Issue 29, point 9: the operator's tools, each recorded in the game as
+/// an event and mailed to both players.
+#[test]
+fn the_operator_lists_releases_and_drops_held_messages_and_adjudicates_extends_and_aborts() {
+    let club = Club::new("chess", Some("3d"), "");
+    let gid = club.gid.clone();
+    let notice = club.latest(ANA);
+    let phone = letter_to(
+        "Ana <ana@phone.example>",
+        &notice.reply_to(),
+        "op1",
+        "e4",
+        "",
+    );
+    club.send("ana@phone.example", &phone);
+    let list = stdout(postal(NOW).args(["referee", "held"]).arg(&club.r));
+    assert!(
+        list.contains(&gid)
+            && list.contains("from ana@phone.example")
+            && list.contains("reads \"e4\""),
+        "{list}"
+    );
+    let key = list.split_whitespace().next().unwrap().to_string();
+    let out = stdout(
+        postal(NOW)
+            .args(["referee", "held"])
+            .arg(&club.r)
+            .args(["--release", &key]),
+    );
+    assert!(out.contains("applied: White played 1. e4"), "{out}");
+    assert!(club
+        .latest(ANA)
+        .text()
+        .contains("The referee's operator released your held message"));
+    assert!(club.latest(BEN).text().contains("White played 1. e4"));
+    assert!(stdout(postal(NOW).args(["referee", "held"]).arg(&club.r)).is_empty());
+    // Held again, and dropped by the operator: Ben is told.
+    let work = letter_to(
+        "Ben <ben@work.example>",
+        &club.latest(BEN).reply_to(),
+        "op2",
+        "e5",
+        "",
+    );
+    club.send("ben@work.example", &work);
+    let list = stdout(postal(NOW).args(["referee", "held"]).arg(&club.r));
+    let key = list.split_whitespace().next().unwrap().to_string();
+    let out = stdout(
+        postal(NOW)
+            .args(["referee", "held"])
+            .arg(&club.r)
+            .args(["--drop", &key]),
+    );
+    assert!(
+        out.contains("held message dropped by the operator"),
+        "{out}"
+    );
+    assert!(club
+        .latest(BEN)
+        .text()
+        .contains("The referee's operator dropped the message held for you"));
+    let bad = postal(NOW)
+        .args(["referee", "held"])
+        .arg(&club.r)
+        .args(["--drop", "../../x"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+
+    // Extend Ben's deadline by 2 days: recorded, both told.
+    let out = stdout(
+        postal(NOW)
+            .args(["referee", "extend"])
+            .arg(&club.r)
+            .arg(&gid)
+            .args(["--by", "2d"]),
+    );
+    assert!(out.contains("The referee gives Ben (Black) 2d more for this move: the deadline is now 2026-12-06T09:00:00Z (UTC; in 5 days)"), "{out}");
+    assert!(out.contains("sent 2 letters"), "{out}");
+    assert!(
+        club.game().contains("\"act\": \"extend\""),
+        "{}",
+        club.game()
+    );
+    for who in [ANA, BEN] {
+        assert!(club
+            .latest(who)
+            .text()
+            .contains("The referee gives Ben (Black) 2d more"));
+    }
+    // Ben's move on day 4 is in time now (the sweep would have forfeited).
+    let late = club.reply(BEN, &club.latest(BEN), "e5", "");
+    let (out, _) = club.send_at(BEN, &late, "2026-12-05T09:00:00Z");
+    assert!(out.contains("applied: Black played 1... e5"), "{out}");
+
+    // Adjudicate: the result recorded, both told, the game over.
+    let out = stdout(
+        postal("2026-12-05T10:00:00Z")
+            .args(["referee", "adjudicate"])
+            .arg(&club.r)
+            .args([&gid, "1/2-1/2", "--reason", "both players asked the club"]),
+    );
+    assert!(out.contains("The referee adjudicates this game: 1/2-1/2, adjudicated by the referee: both players asked the club."), "{out}");
+    let game = club.game();
+    assert!(
+        game.contains("\"act\": \"adjudicate\"") && game.contains("\"result\": \"1/2-1/2\""),
+        "{game}"
+    );
+    for who in [ANA, BEN] {
+        let m = club.latest(who);
+        assert!(
+            m.text().contains("The referee adjudicates this game"),
+            "{}",
+            m.text()
+        );
+        assert_eq!(m.reply_to(), format!("postal+{gid}@example.org"));
+    }
+    let again = postal(NOW)
+        .args(["referee", "abort"])
+        .arg(&club.r)
+        .args([&gid, "--reason", "x"])
+        .output()
+        .unwrap();
+    assert!(!again.status.success(), "a finished game is not aborted");
+
+    // Abort another game: no result ("*"), both told.
+    let club = Club::new("chess", None, "");
+    let gid = club.gid.clone();
+    let out = stdout(postal(NOW).args(["referee", "abort"]).arg(&club.r).args([
+        &gid,
+        "--reason",
+        "a player left the club",
+    ]));
+    assert!(out.contains("The referee aborts this game, without a result: *, aborted by the referee: a player left the club."), "{out}");
+    assert!(club.game().contains("\"act\": \"abort\""));
+    assert!(club.latest(BEN).text().contains("aborts this game"));
+    let reason = postal(NOW)
+        .args(["referee", "abort"])
+        .arg(&club.r)
+        .args([&gid, "--reason", "a\r\nBcc: x"])
+        .output()
+        .unwrap();
+    assert!(!reason.status.success());
+}
+
+/// Issue 29, point 1: a held message nobody confirms is dropped after 7
+/// days by the sweep, which says so; a confirmation after the end of the
+/// game plays nothing and passes nothing on.
+#[test]
+fn held_messages_expire_after_seven_days_and_end_with_the_game() {
+    let club = Club::new("chess", None, "");
+    let to = club.latest(ANA).reply_to();
+    club.send(
+        "ana@phone.example",
+        &letter_to("ana@phone.example", &to, "x1", "e4", ""),
+    );
+    let out = stdout(
+        postal("2026-12-07T09:00:00Z")
+            .args(["referee", "sweep"])
+            .arg(&club.r),
+    );
+    assert!(out.contains("0 held messages expired"), "{out}");
+    let out = stdout(
+        postal("2026-12-08T09:01:00Z")
+            .args(["referee", "sweep"])
+            .arg(&club.r),
+    );
+    assert!(out.contains("1 held message expired"), "{out}");
+    assert!(names(&club.r.join("held")).is_empty());
+    assert!(club
+        .log()
+        .contains("held message dropped unconfirmed after 7 days"));
+
+    club.send(
+        "ana@phone.example",
+        &letter_to("ana@phone.example", &to, "x2", "e4", ""),
+    );
+    let ask = club.latest(ANA);
+    stdout(
+        postal(NOW)
+            .args(["referee", "abort"])
+            .arg(&club.r)
+            .args([&club.gid, "--reason", "test"]),
+    );
+    let before = club.letters().len();
+    let (out, sent) = club.send(ANA, &club.reply(ANA, &ask, "confirm", ""));
+    assert!(
+        out.contains("the game is over; held message dropped"),
+        "{out}"
+    );
+    assert_eq!(club.letters().len(), before + 1);
+    assert_eq!(sent[0].to(), ANA, "nothing passed on to Ben");
+    assert!(names(&club.r.join("held")).is_empty());
 }

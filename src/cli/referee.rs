@@ -1,4 +1,5 @@
-//! `postal referee init|adopt|run|sweep|games|send DIR`: a referee folder
+//! `postal referee init|adopt|run|sweep|games|send|held|adjudicate|extend|abort
+//! DIR`: a referee folder
 //! that plays games by mail replies (src/referee/), and `postal receive
 //! --referee DIR [MESSAGE]`, the one-message entry point for a mail
 //! server (procmail, `.forward`, a Sieve pipe).
@@ -6,8 +7,10 @@
 use super::game::{clock, game_error};
 use super::{emit, CliError};
 use crate::game::{store, Game};
-use crate::referee::inbound::MAX_SIZE;
+use crate::referee::inbound::MAX_READ;
 use crate::referee::index::refresh;
+use crate::referee::letter::count;
+use crate::referee::operator::{self, Decision};
 use crate::referee::{letter, maildir, spool, sweep, Referee, RefereeError};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -63,6 +66,50 @@ pub enum Sub {
     },
     /// Send what is in the spool.
     Send { dir: PathBuf },
+    /// End a game with the referee's result, recorded in the game as an
+    /// event and mailed to both players.
+    Adjudicate {
+        dir: PathBuf,
+        /// The game's id.
+        game: String,
+        /// 1-0, 0-1 or 1/2-1/2.
+        result: String,
+        /// Why, for the players and the record.
+        #[arg(long, value_name = "TEXT")]
+        reason: String,
+    },
+    /// Give the side to move more time for this move (recorded in the
+    /// game, mailed to both players).
+    Extend {
+        dir: PathBuf,
+        /// The game's id.
+        game: String,
+        /// How much more: 2d, 12h, 30m.
+        #[arg(long, value_name = "DURATION")]
+        by: String,
+    },
+    /// End a game without a result (PGN's "*"), recorded in the game and
+    /// mailed to both players.
+    Abort {
+        dir: PathBuf,
+        /// The game's id.
+        game: String,
+        /// Why, for the players and the record.
+        #[arg(long, value_name = "TEXT")]
+        reason: String,
+    },
+    /// List the messages held for their players' confirmation; with
+    /// --release play one as its player's "confirm" would, with --drop
+    /// drop it (its player is told either way).
+    Held {
+        dir: PathBuf,
+        /// Play the held message KEY (if its game is still where it was).
+        #[arg(long, value_name = "KEY", conflicts_with = "drop")]
+        release: Option<String>,
+        /// Drop the held message KEY.
+        #[arg(long, value_name = "KEY")]
+        drop: Option<String>,
+    },
 }
 
 /// Read one mail message and play it (for a mail server).
@@ -104,18 +151,27 @@ fn open(dir: &Path) -> Result<Referee, CliError> {
 pub fn register(r: &Referee, game: &Game) -> Result<String, CliError> {
     let now = clock()?.now();
     let gid = game.id().to_lowercase();
-    let l = letter::opening(game, &gid, now);
-    let bytes = letter::compose(r, &gid, game, &l).map_err(|e| CliError::rule(e.to_string()))?;
+    let letters = letter::openings(r, game, &gid, now);
     let mut game = game.clone();
-    letter::record(r, &gid, &mut game, &l, 0);
-    spool::prepare(r, &l.name, &bytes).map_err(referee_error)?;
+    for l in &letters {
+        let bytes =
+            letter::compose(r, &gid, &game, l).map_err(|e| CliError::rule(e.to_string()))?;
+        spool::prepare(r, &l.name, &bytes).map_err(referee_error)?;
+    }
+    for l in &letters {
+        letter::record(r, &gid, &mut game, l, 0);
+    }
     let gid = r.add_game(&game).map_err(referee_error)?;
-    spool::release(r, &l.name).map_err(referee_error)?;
+    spool::release(r, &format!("{gid}-new-")).map_err(referee_error)?;
     let mut text = format!("Game {gid} registered in {}\n", r.game_path(&gid).display());
     match spool::drain(r) {
         Ok(sent) => {
-            for (_, d) in sent {
-                text.push_str(&format!("Mailed {}: {d}\n", l.to));
+            for (name, d) in sent {
+                let to = letters
+                    .iter()
+                    .find(|l| l.name == name)
+                    .map_or("", |l| l.to.as_str());
+                text.push_str(&format!("Mailed {to}: {d}\n"));
             }
         }
         Err(e) => text.push_str(&format!("Not sent yet (left in the spool): {e}\n")),
@@ -161,7 +217,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                     }
                 }
                 if p.sent > 0 {
-                    text.push_str(&format!("sent {} letters\n", p.sent));
+                    text.push_str(&format!("sent {}\n", count(p.sent, "letter")));
                 }
                 if let Some(e) = p.send_error {
                     text.push_str(&format!("sending: {e}\n"));
@@ -182,15 +238,17 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             emit(
                 out,
                 &format!(
-                    "{} games; {} reminders; {} time forfeits{}; sent {sent} letters\n",
-                    s.games,
-                    s.reminders.len(),
-                    s.forfeits.len(),
+                    "{}; {}; {}{}; {} expired; sent {}\n",
+                    count(s.games, "game"),
+                    count(s.reminders.len(), "reminder"),
+                    count(s.forfeits.len(), "time forfeit"),
                     if s.forfeits.is_empty() {
                         String::new()
                     } else {
                         format!(" ({})", s.forfeits.join(", "))
-                    }
+                    },
+                    count(s.expired.len(), "held message"),
+                    count(sent, "letter")
                 ),
             )
         }
@@ -226,7 +284,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                         serde_json::json!({
                             "id": gid, "variant": row.variant, "white": row.white,
                             "black": row.black, "to_move": row.result.is_none().then_some(&row.turn),
-                            "plies": row.plies, "deadline": row.deadline, "result": row.result,
+                            "plies": row.plies, "moves": row.moves, "deadline": row.deadline, "result": row.result,
                         })
                     })
                     .collect();
@@ -248,8 +306,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                         ),
                     };
                     text.push_str(&format!(
-                        "{gid}  {} v {}  {}  {} moves  {state}\n",
-                        row.white, row.black, row.variant, row.plies
+                        "{gid}  {} v {}  {}  {}  {state}\n",
+                        row.white,
+                        row.black,
+                        row.variant,
+                        count(row.moves, "move")
                     ));
                 }
             }
@@ -258,29 +319,93 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             }
             emit(out, &text)
         }
+        Sub::Adjudicate {
+            dir,
+            game,
+            result,
+            reason,
+        } => decide(&dir, &game, Decision::Adjudicate { result, reason }, out),
+        Sub::Extend { dir, game, by } => decide(&dir, &game, Decision::Extend { by }, out),
+        Sub::Abort { dir, game, reason } => decide(&dir, &game, Decision::Abort { reason }, out),
+        Sub::Held { dir, release, drop } => {
+            let r = open(&dir)?;
+            let now = clock()?.now();
+            let done = match (release, drop) {
+                (Some(key), _) => {
+                    Some(crate::referee::receive::release(&r, &key, now).map_err(referee_error)?)
+                }
+                (None, Some(key)) => {
+                    Some(crate::referee::receive::drop_held(&r, &key, now).map_err(referee_error)?)
+                }
+                (None, None) => None,
+            };
+            let mut text = String::new();
+            match done {
+                Some(o) => {
+                    text.push_str(&format!("{}\n", o.describe()));
+                    let sent = spool::drain(&r).map(|s| s.len()).unwrap_or(0);
+                    text.push_str(&format!("sent {}\n", count(sent, "letter")));
+                }
+                None => {
+                    for h in crate::referee::held::list(&r).map_err(referee_error)? {
+                        text.push_str(&format!(
+                            "{}  {}  {}  from {}  {}  reads {:?}  held because {}\n",
+                            h.key,
+                            h.gid,
+                            h.side.name().to_lowercase(),
+                            h.from,
+                            crate::game::clock::format_time(h.received),
+                            h.read.join(" / "),
+                            h.why
+                        ));
+                    }
+                }
+            }
+            emit(out, &text)
+        }
         Sub::Send { dir } => {
             let r = open(&dir)?;
             let sent = spool::drain(&r).map_err(tempfail)?;
-            emit(out, &format!("sent {} letters\n", sent.len()))
+            emit(out, &format!("sent {}\n", count(sent.len(), "letter")))
         }
     }
+}
+
+/// `adjudicate`, `extend`, `abort`: the operator's decision, then the spool.
+fn decide(dir: &Path, gid: &str, d: Decision, out: &mut dyn Write) -> Result<(), CliError> {
+    let r = open(dir)?;
+    let now = clock()?.now();
+    let said = operator::decide(&r, gid, &d, now).map_err(referee_error)?;
+    let sent = spool::drain(&r).map(|s| s.len()).unwrap_or(0);
+    emit(out, &format!("{said}\nsent {}\n", count(sent, "letter")))
 }
 
 /// `postal receive --referee DIR [MESSAGE]`.
 pub fn receive(args: ReceiveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let r = Referee::open(&args.referee).map_err(tempfail)?;
+    // The first MAX_READ bytes are read (a larger message is read in part,
+    // and its sender told); the rest is drained, so the mail server's
+    // pipe is never left unread.
     let mut raw = Vec::new();
-    let limit = MAX_SIZE as u64 + 1;
+    let limit = MAX_READ as u64;
     let read = match &args.message {
         Some(p) => std::fs::File::open(p).and_then(|f| f.take(limit).read_to_end(&mut raw)),
-        None => std::io::stdin().lock().take(limit).read_to_end(&mut raw),
+        None => {
+            let mut stdin = std::io::stdin().lock();
+            (&mut stdin)
+                .take(limit)
+                .read_to_end(&mut raw)
+                .and_then(|n| std::io::copy(&mut stdin, &mut std::io::sink()).map(|_| n))
+        }
     };
     read.map_err(|e| CliError::usage(format!("reading the message: {e}")))?;
     let now = clock()?.now();
     let outcome = crate::referee::receive(&r, &raw, now).map_err(tempfail)?;
     let mut text = format!("{}\n", outcome.describe());
     match spool::drain(&r) {
-        Ok(sent) if !sent.is_empty() => text.push_str(&format!("sent {} letters\n", sent.len())),
+        Ok(sent) if !sent.is_empty() => {
+            text.push_str(&format!("sent {}\n", count(sent.len(), "letter")))
+        }
         Ok(_) => {}
         Err(e) => text.push_str(&format!("sending later: {e}\n")),
     }

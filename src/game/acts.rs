@@ -380,3 +380,113 @@ impl Game {
         Ok(ending)
     }
 }
+
+/// The referee's acts (`postal referee adjudicate|abort|extend`), recorded
+/// as events of the side to move.
+impl Game {
+    /// Ends the game with the referee's `result` (`1-0`, `0-1`,
+    /// `1/2-1/2`) and why.
+    pub fn adjudicate(
+        &mut self,
+        result: &str,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Ending, GameError> {
+        self.not_over()?;
+        let result = match result.trim() {
+            "1-0" | "0-1" | "1/2-1/2" => result.trim().to_string(),
+            "½-½" | "draw" => "1/2-1/2".to_string(),
+            other => {
+                return Err(GameError::Usage(format!(
+                    "a result is 1-0, 0-1 or 1/2-1/2, not {other:?}"
+                )))
+            }
+        };
+        let reason = one_line(reason)?;
+        let side = self.turn();
+        self.push_event(side, Act::Adjudicate { result, reason }, now);
+        self.referee_ending()
+    }
+
+    /// Ends the game without a result (PGN's `*`), and why.
+    pub fn abort(&mut self, reason: &str, now: DateTime<Utc>) -> Result<Ending, GameError> {
+        self.not_over()?;
+        let reason = one_line(reason)?;
+        let side = self.turn();
+        self.push_event(side, Act::Abort { reason }, now);
+        self.referee_ending()
+    }
+
+    /// Gives the side to move `by` (`2d`, `12h`) more for this move; the
+    /// new deadline.
+    pub fn extend(&mut self, by: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError> {
+        self.not_over()?;
+        if self.file.time_control.is_none() {
+            return Err(GameError::Rule(
+                "the game has no time control, so no deadline to extend".into(),
+            ));
+        }
+        match super::clock::TimeControl::parse(by) {
+            Ok(super::clock::TimeControl::PerMove(_)) => {}
+            _ => {
+                return Err(GameError::Usage(format!(
+                    "extend by a span such as 2d, 12h or 30m, not {by:?}"
+                )))
+            }
+        }
+        let side = self.turn();
+        self.push_event(
+            side,
+            Act::Extend {
+                by: by.trim().to_string(),
+            },
+            now,
+        );
+        self.deadline()
+            .ok_or_else(|| GameError::Rule("the game has no deadline".into()))
+    }
+
+    /// The ending the last event (the referee's) gives, recorded.
+    fn referee_ending(&mut self) -> Result<Ending, GameError> {
+        let ending = self
+            .file
+            .events
+            .last()
+            .and_then(|e| referee_ending(&e.act))
+            .ok_or_else(|| GameError::Rule("no referee's ending".into()))?;
+        self.file.result = Some(ending.clone());
+        Ok(ending)
+    }
+}
+
+/// The ending a referee's act gives: its result (`*` for an abort, as
+/// PGN writes a game without one) and why.
+pub(super) fn referee_ending(act: &Act) -> Option<Ending> {
+    match act {
+        Act::Adjudicate { result, reason } => Some(Ending {
+            result: result.clone(),
+            reason: format!("adjudicated by the referee: {reason}"),
+            rule: None,
+        }),
+        Act::Abort { reason } => Some(Ending {
+            result: "*".into(),
+            reason: format!("aborted by the referee: {reason}"),
+            rule: None,
+        }),
+        _ => None,
+    }
+}
+
+/// A reason as one line of text, control characters refused.
+fn one_line(text: &str) -> Result<String, GameError> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(GameError::Usage("give a reason (--reason TEXT)".into()));
+    }
+    if t.chars().any(char::is_control) {
+        return Err(GameError::Usage(
+            "a reason is one line, without control characters".into(),
+        ));
+    }
+    Ok(t.to_string())
+}

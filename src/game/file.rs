@@ -183,6 +183,22 @@ pub enum Act {
         retracted: Vec<MoveRecord>,
     },
     TakebackDecline,
+    /// The referee's result (`postal referee adjudicate`): `1-0`, `0-1`
+    /// or `1/2-1/2`, and why.
+    Adjudicate {
+        result: String,
+        reason: String,
+    },
+    /// The referee ends the game without a result (`postal referee abort`).
+    Abort {
+        reason: String,
+    },
+    /// The referee gives the side to move more time for this move
+    /// (`postal referee extend`): `by` is a span as time controls write
+    /// it (`2d`, `12h`, `30m`).
+    Extend {
+        by: String,
+    },
 }
 
 /// An act with its time, the side that made it, and the number of moves
@@ -223,12 +239,69 @@ pub struct RawEvent {
     claim: Option<Claim>,
     #[serde(default)]
     retracted: Option<Vec<MoveRecord>>,
+    #[serde(default)]
+    result: Option<String>,
+    #[serde(default)]
+    reason: Option<String>,
+    #[serde(default)]
+    by: Option<String>,
+}
+
+impl RawEvent {
+    /// The referee's acts (`adjudicate`, `abort`, `extend`), read apart
+    /// from the players' acts; `None` for a player's act.
+    fn referee_act(&mut self) -> Option<Result<Act, String>> {
+        let (result, reason, by) = (self.result.take(), self.reason.take(), self.by.take());
+        let needs = |what: &str| Err(format!("a {} event needs its `{what}`", self.act));
+        let act = match (self.act.as_str(), result, reason, by) {
+            ("adjudicate", Some(result), Some(reason), None) => {
+                if !["1-0", "0-1", "1/2-1/2"].contains(&result.as_str()) {
+                    return Some(Err(format!(
+                        "an adjudicated result is 1-0, 0-1 or 1/2-1/2, not {result:?}"
+                    )));
+                }
+                Ok(Act::Adjudicate { result, reason })
+            }
+            ("adjudicate", None, _, None) => needs("result"),
+            ("adjudicate", _, None, None) => needs("reason"),
+            ("abort", None, Some(reason), None) => Ok(Act::Abort { reason }),
+            ("abort", None, None, None) => needs("reason"),
+            ("extend", None, None, Some(by)) => match super::clock::TimeControl::parse(&by) {
+                Ok(super::clock::TimeControl::PerMove(_)) => Ok(Act::Extend { by }),
+                _ => Err(format!(
+                    "an extension is a span such as 2d or 12h, not {by:?}"
+                )),
+            },
+            ("extend", None, None, None) => needs("by"),
+            ("adjudicate" | "abort" | "extend", ..) => {
+                Err(format!("an unknown field for the act {:?}", self.act))
+            }
+            (_, None, None, None) => return None,
+            _ => Err(format!(
+                "unknown field `result`, `reason` or `by` for the act {:?}",
+                self.act
+            )),
+        };
+        if act.is_ok() && (self.claim.is_some() || self.retracted.is_some()) {
+            return Some(Err(format!("an unknown field for the act {:?}", self.act)));
+        }
+        Some(act)
+    }
 }
 
 impl TryFrom<RawEvent> for Event {
     type Error = String;
 
-    fn try_from(r: RawEvent) -> Result<Event, String> {
+    fn try_from(mut r: RawEvent) -> Result<Event, String> {
+        if let Some(act) = r.referee_act() {
+            return Ok(Event {
+                time: r.time,
+                side: r.side,
+                ply: r.ply,
+                via: r.via,
+                act: act?,
+            });
+        }
         let name = r.act.as_str();
         let act = match (name, r.claim, r.retracted) {
             ("draw-offer", None, None) => Act::DrawOffer,
@@ -254,7 +327,7 @@ impl TryFrom<RawEvent> for Event {
             }
             _ => {
                 return Err(format!(
-                    "unknown act {name:?}: expected draw-offer, draw-accept, draw-decline, resign, claim, takeback-request, takeback-accept or takeback-decline"
+                    "unknown act {name:?}: expected draw-offer, draw-accept, draw-decline, resign, claim, takeback-request, takeback-accept, takeback-decline, adjudicate, abort or extend"
                 ))
             }
         };
@@ -288,6 +361,11 @@ impl Event {
                     .join(" ")
             ),
             Act::TakebackDecline => format!("{s} refuses the take-back"),
+            Act::Adjudicate { result, reason } => {
+                format!("the referee adjudicates {result}: {reason}")
+            }
+            Act::Abort { reason } => format!("the referee aborts the game: {reason}"),
+            Act::Extend { by } => format!("the referee gives {s} {by} more for this move"),
         }
     }
 }

@@ -236,7 +236,12 @@ impl Game {
                     Act::DrawDecline | Act::TakebackAccept { .. } | Act::TakebackDecline => {
                         one(!e.side, Reason::Answered)
                     }
-                    Act::DrawAccept | Act::Resign | Act::Claim { .. } => both(Reason::GameOver),
+                    Act::DrawAccept
+                    | Act::Resign
+                    | Act::Claim { .. }
+                    | Act::Adjudicate { .. }
+                    | Act::Abort { .. } => both(Reason::GameOver),
+                    Act::Extend { .. } => one(e.side, Reason::ToMove),
                 }
             }
         }

@@ -89,7 +89,14 @@ pub(super) use crate::notation::movetext::move_number;
 use crate::notation::movetext::number_label;
 
 fn is_ending(act: &Act) -> bool {
-    matches!(act, Act::Resign | Act::DrawAccept | Act::Claim { .. })
+    matches!(
+        act,
+        Act::Resign
+            | Act::DrawAccept
+            | Act::Claim { .. }
+            | Act::Adjudicate { .. }
+            | Act::Abort { .. }
+    )
 }
 
 impl Game {
@@ -359,6 +366,8 @@ impl Game {
                     .map_err(bad)?
                     .1
             }
+            act @ (Act::Adjudicate { .. } | Act::Abort { .. }) => super::acts::referee_ending(act)
+                .ok_or_else(|| bad(GameError::Rule("no ending".into())))?,
             _ => unreachable!("is_ending"),
         };
         Ok(ending)
@@ -511,7 +520,23 @@ impl Game {
         }
         let tc = self.file.time_control?;
         let (turns, started) = self.turns();
-        Some(tc.deadline(&turns, self.turn(), started))
+        // The referee's extensions of this move (`postal referee extend`).
+        let ply = self.file.moves.len();
+        let extra = self
+            .file
+            .events
+            .iter()
+            .filter(|e| e.ply == ply && e.time >= started)
+            .filter_map(|e| match &e.act {
+                Act::Extend { by } => match TimeControl::parse(by) {
+                    Ok(TimeControl::PerMove(d)) => Some(d),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .fold(chrono::Duration::zero(), |a, b| a + b);
+        let base = tc.deadline(&turns, self.turn(), started);
+        Some(base.checked_add_signed(extra).unwrap_or(base))
     }
 
     /// The side whose draw offer stands: it stands until answered, until

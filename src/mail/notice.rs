@@ -100,6 +100,11 @@ pub fn describe(game: &Game, act: ActRef) -> String {
                     format!("{s} agrees to take back {}.", numbered(game, e.ply, &texts))
                 }
                 Act::TakebackDecline => format!("{s} refuses {o}'s take-back request."),
+                Act::Adjudicate { result, reason } => {
+                    format!("The referee adjudicates the game {result}: {reason}.")
+                }
+                Act::Abort { reason } => format!("The referee aborts the game: {reason}."),
+                Act::Extend { by } => format!("The referee gives {s} {by} more for this move."),
             }
         }
     }

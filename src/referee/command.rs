@@ -24,10 +24,11 @@ use chrono::{DateTime, Utc};
 /// One command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    /// A move, with the number written before it: (12, false) for `12.`,
-    /// (12, true) for `12...`.
+    /// A move, with the number written before it: (12, Some(false)) for
+    /// `12.`, (12, Some(true)) for `12...`, (12, None) for `12` or `12)`,
+    /// which say nothing of the side.
     Move {
-        number: Option<(u32, bool)>,
+        number: Option<(u32, Option<bool>)>,
         text: String,
     },
     Draw(Proposal),
@@ -58,74 +59,184 @@ fn proposal(word: &str) -> Option<Proposal> {
     }
 }
 
-/// Reads one line.
-pub fn parse_line(line: &str) -> Command {
-    let lower = line.trim().trim_end_matches(['.', '!']).to_lowercase();
-    let words: Vec<&str> = lower.split_whitespace().collect();
-    let words: Vec<&str> = match words.as_slice() {
+/// The acts a line may hold, when it is not a move.
+fn act_of(words: &[&str]) -> Option<Command> {
+    let words: Vec<&str> = match words {
         ["take", "back", rest @ ..] => std::iter::once("takeback")
             .chain(rest.iter().copied())
             .collect(),
-        _ => words,
+        _ => words.to_vec(),
     };
-    match words.as_slice() {
+    Some(match words.as_slice() {
         ["draw"] | ["draw", "offer"] | ["offer", "draw"] | ["offer", "a", "draw"] => {
-            return Command::Draw(Proposal::Make)
+            Command::Draw(Proposal::Make)
         }
         ["draw", w] | [w, "draw"] if proposal(w).is_some() => {
-            return Command::Draw(proposal(w).unwrap_or(Proposal::Make))
+            Command::Draw(proposal(w).unwrap_or(Proposal::Make))
         }
-        ["takeback"] => return Command::Takeback(Proposal::Make),
+        ["takeback"] => Command::Takeback(Proposal::Make),
         ["takeback", w] | [w, "takeback"] if proposal(w).is_some() => {
-            return Command::Takeback(proposal(w).unwrap_or(Proposal::Make))
+            Command::Takeback(proposal(w).unwrap_or(Proposal::Make))
         }
-        ["accept"] => return Command::Answer(true),
-        ["decline"] => return Command::Answer(false),
-        ["resign"] | ["i", "resign"] => return Command::Resign,
-        ["show"] => return Command::Show,
-        ["help"] => return Command::Help,
-        ["claim"] => return Command::Claim(None),
-        ["claim", w] => match *w {
-            "repetition" | "threefold" => return Command::Claim(Some(Claim::Repetition)),
-            "fifty" | "50" => return Command::Claim(Some(Claim::FiftyMoves)),
-            "time" => return Command::Claim(Some(Claim::Time)),
-            _ => {}
-        },
-        _ => {}
+        ["accept"] => Command::Answer(true),
+        ["decline"] => Command::Answer(false),
+        ["resign"] | ["i", "resign"] => Command::Resign,
+        ["show"] => Command::Show,
+        ["help"] => Command::Help,
+        ["claim"] => Command::Claim(None),
+        ["claim", "repetition" | "threefold"] => Command::Claim(Some(Claim::Repetition)),
+        ["claim", "fifty" | "50"] => Command::Claim(Some(Claim::FiftyMoves)),
+        ["claim", "time"] => Command::Claim(Some(Claim::Time)),
+        _ => return None,
+    })
+}
+
+/// The words of a line in lower case, without closing punctuation.
+fn words_of(line: &str) -> Vec<String> {
+    line.trim()
+        .trim_end_matches(['.', '!', ','])
+        .to_lowercase()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// A move's text as the notation reads it: closing punctuation (`e4.`)
+/// dropped, and a check mark written before a Building Chess placement
+/// (`Qxd1+ @h2`) put after it (`Qxd1 @h2+`).
+fn move_text(text: &str) -> String {
+    let t = text.trim().trim_end_matches(['.', ',', ';']).trim();
+    if let Some((mv, place)) = t.split_once(" @") {
+        let mark: String = mv
+            .chars()
+            .rev()
+            .take_while(|c| *c == '+' || *c == '#')
+            .collect();
+        if !mark.is_empty() && !place.ends_with(['+', '#']) {
+            let mv = mv.trim_end_matches(['+', '#']);
+            return format!("{mv} @{}{mark}", place.trim());
+        }
     }
+    t.to_string()
+}
+
+/// Reads a move with the number people write before it: `12. Nf6`,
+/// `12... Nf6`, `12...Nf6`, `12 Nf6`, `12) Nf6`.
+fn read_move(line: &str) -> Command {
     let t = line.trim();
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     if digits > 0 && digits < 5 {
         let rest = &t[digits..];
-        let (black, after) = if let Some(a) = rest.strip_prefix("...") {
-            (true, a)
+        let numbered = if let Some(a) = rest.strip_prefix("...") {
+            Some((Some(true), a))
         } else if let Some(a) = rest.strip_prefix('.') {
-            (false, a)
+            Some((Some(false), a))
+        } else if let Some(a) = rest.strip_prefix(')') {
+            Some((None, a))
+        } else if rest.starts_with(' ') && !rest.trim().is_empty() {
+            Some((None, rest))
         } else {
-            return Command::Move {
-                number: None,
-                text: t.to_string(),
-            };
+            None
         };
-        if let Ok(n) = t[..digits].parse() {
+        if let (Some((black, after)), Ok(n)) = (numbered, t[..digits].parse()) {
+            let after = after.trim();
+            // `12. ... Nf6`
+            let (black, after) = match after.strip_prefix("...") {
+                Some(a) => (Some(true), a.trim()),
+                None => (black, after),
+            };
             return Command::Move {
                 number: Some((n, black)),
-                text: after.trim().to_string(),
+                text: move_text(after),
             };
         }
     }
     Command::Move {
         number: None,
-        text: t.to_string(),
+        text: move_text(t),
     }
 }
 
+/// Whether a text could be a move, in any variant's notation: one word
+/// with a digit or a castling (`Nf6`, `e7-e5`, `Qd1/g4`, `O-O`), or a move
+/// and a Building Chess placement (`Nc3 @f3`), after a move number. "Good
+/// luck!" and "Thanks" could not.
+pub fn looks_like_move(line: &str) -> bool {
+    let Command::Move { text, .. } = read_move(line) else {
+        return false;
+    };
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let word_ok = |w: &str| {
+        w.len() <= 24
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "=+#x/@:;-!?()".contains(c))
+    };
+    let castle = |w: &str| {
+        let w = w.trim_end_matches(['+', '#', '!', '?']);
+        matches!(w, "O-O" | "O-O-O" | "0-0" | "0-0-0" | "o-o" | "o-o-o")
+    };
+    match words.as_slice() {
+        [w] => word_ok(w) && (w.chars().any(|c| c.is_ascii_digit()) || castle(w)),
+        [w, place] => {
+            word_ok(w) && place.starts_with('@') && place.chars().any(|c| c.is_ascii_digit())
+        }
+        _ => false,
+    }
+}
+
+/// Reads one line as one or two commands: a move may be followed by an
+/// act on the same line (`5. Nc3 draw offer`).
+pub fn parse_line(line: &str) -> Vec<Command> {
+    let words = words_of(line);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    if let Some(c) = act_of(&words) {
+        return vec![c];
+    }
+    // A move and then an act: the act is the line's last one to three words.
+    let raw: Vec<&str> = line.split_whitespace().collect();
+    for n in 1..=3.min(raw.len().saturating_sub(1)) {
+        let (head, _) = raw.split_at(raw.len() - n);
+        let head = head.join(" ");
+        if let Some(c) = act_of(&words[words.len() - n..]) {
+            if matches!(c, Command::Draw(Proposal::Make) | Command::Claim(_))
+                && looks_like_move(&head)
+            {
+                return vec![read_move(&head), c];
+            }
+        }
+    }
+    vec![read_move(line)]
+}
+
+/// A command block read: the commands, and the lines after the first
+/// command that are neither commands nor moves, read as the start of the
+/// comment (`e4` then `Good luck!`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Block {
+    pub commands: Vec<Command>,
+    pub comment: Vec<String>,
+}
+
 /// Reads a command block and checks how the commands combine.
-pub fn parse_block(lines: &[String]) -> Result<Vec<Command>, String> {
+pub fn parse_block(lines: &[String]) -> Result<Block, String> {
     if lines.is_empty() {
         return Err("no command found above the quoted notice".into());
     }
-    let cmds: Vec<Command> = lines.iter().map(|l| parse_line(l)).collect();
+    let mut block = Block::default();
+    for (i, line) in lines.iter().enumerate() {
+        if !block.comment.is_empty() {
+            block.comment.push(line.clone());
+            continue;
+        }
+        let words = words_of(line);
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        if i == 0 || act_of(&words).is_some() || looks_like_move(line) {
+            block.commands.extend(parse_line(line));
+        } else {
+            block.comment.push(line.clone());
+        }
+    }
+    let cmds = &block.commands;
     let moves = cmds
         .iter()
         .filter(|c| matches!(c, Command::Move { .. }))
@@ -141,24 +252,25 @@ pub fn parse_block(lines: &[String]) -> Result<Vec<Command>, String> {
                 .into(),
         );
     }
-    if let (Some(Command::Move { .. }), true) = (cmds.first(), moves == 1) {
-        Ok(cmds)
-    } else if moves == 1 {
-        Err("put the move first, then \"draw offer\" or \"claim\"".into())
-    } else {
-        Ok(cmds)
+    if moves == 1 && !matches!(cmds.first(), Some(Command::Move { .. })) {
+        return Err("put the move first, then \"draw offer\" or \"claim\"".into());
     }
+    Ok(block)
 }
 
 /// Checks the number written before a move against the game.
-fn check_number(game: &Game, number: (u32, bool)) -> Result<(), GameError> {
+fn check_number(game: &Game, number: (u32, Option<bool>)) -> Result<(), GameError> {
     let pos = game.current();
     let now_black = pos.turn == Color::Black;
     let (n, black) = number;
-    if n as u64 == pos.fullmove as u64 && black == now_black {
+    if n as u64 == pos.fullmove as u64 && black.is_none_or(|b| b == now_black) {
         return Ok(());
     }
-    let written = format!("{n}{}", if black { "..." } else { "." });
+    let written = match black {
+        Some(true) => format!("{n}..."),
+        Some(false) => format!("{n}."),
+        None => n.to_string(),
+    };
     let current = format!("{}{}", pos.fullmove, if now_black { "..." } else { "." });
     Err(GameError::Rule(format!(
         "the move is numbered {written} but the game is at {current} ({} to move)",
@@ -246,24 +358,54 @@ mod tests {
 
     #[test]
     fn reads_commands() {
-        assert_eq!(parse_line("Draw Offer"), Command::Draw(Proposal::Make));
-        assert_eq!(parse_line("accept draw"), Command::Draw(Proposal::Accept));
-        assert_eq!(parse_line("take back"), Command::Takeback(Proposal::Make));
-        assert_eq!(parse_line("claim time"), Command::Claim(Some(Claim::Time)));
+        let one = |l: &str| {
+            let mut c = parse_line(l);
+            assert_eq!(c.len(), 1, "{l}: {c:?}");
+            c.remove(0)
+        };
+        let mv = |n: Option<(u32, Option<bool>)>, t: &str| Command::Move {
+            number: n,
+            text: t.into(),
+        };
+        assert_eq!(one("Draw Offer"), Command::Draw(Proposal::Make));
+        assert_eq!(one("accept draw"), Command::Draw(Proposal::Accept));
+        assert_eq!(one("take back"), Command::Takeback(Proposal::Make));
+        assert_eq!(one("claim time"), Command::Claim(Some(Claim::Time)));
+        assert_eq!(one("12... Nf6"), mv(Some((12, Some(true))), "Nf6"));
+        assert_eq!(one("3.e4"), mv(Some((3, Some(false))), "e4"));
+        assert_eq!(one("e4."), mv(None, "e4"));
+        assert_eq!(one("1 e4"), mv(Some((1, None)), "e4"));
+        assert_eq!(one("1) e4"), mv(Some((1, None)), "e4"));
+        assert_eq!(one("12. ... Nf6"), mv(Some((12, Some(true))), "Nf6"));
+        assert_eq!(one("Qxd1+ @h2"), mv(None, "Qxd1 @h2+"));
         assert_eq!(
-            parse_line("12... Nf6"),
-            Command::Move {
-                number: Some((12, true)),
-                text: "Nf6".into()
-            }
+            parse_line("5. Nc3 draw offer"),
+            vec![
+                mv(Some((5, Some(false))), "Nc3"),
+                Command::Draw(Proposal::Make)
+            ]
         );
         assert_eq!(
-            parse_line("3.e4"),
-            Command::Move {
-                number: Some((3, false)),
-                text: "e4".into()
-            }
+            parse_line("Nf3 claim repetition"),
+            vec![mv(None, "Nf3"), Command::Claim(Some(Claim::Repetition))]
         );
+        for m in [
+            "Nf6",
+            "e7-e5",
+            "Qd1/g4",
+            "O-O",
+            "12... Nf6",
+            "Nc3 @f3",
+            "exd8=Q+",
+        ] {
+            assert!(looks_like_move(m), "{m}");
+        }
+        for m in ["Good luck!", "Thanks", "NO! That was not me.", "Hi Ben"] {
+            assert!(!looks_like_move(m), "{m}");
+        }
+        let b = parse_block(&lines(&["e4", "Good luck!", "See you"])).unwrap();
+        assert_eq!(b.commands.len(), 1);
+        assert_eq!(b.comment, vec!["Good luck!", "See you"]);
         assert!(parse_block(&lines(&["e4", "draw offer"])).is_ok());
         assert!(parse_block(&lines(&["e4", "d4"])).is_err());
         assert!(parse_block(&lines(&["resign", "e4"])).is_err());
@@ -280,22 +422,26 @@ mod tests {
             now,
         )
         .unwrap();
-        let cmds = parse_block(&lines(&["1. e4", "draw offer"])).unwrap();
+        let cmds = parse_block(&lines(&["1. e4", "draw offer"]))
+            .unwrap()
+            .commands;
         let said = apply(&mut g, Color::White, &cmds, Some("hi".into()), now).unwrap();
         assert_eq!(said[0], "White played 1. e4");
         assert_eq!(g.moves()[0].comment.as_deref(), Some("hi"));
         let before = g.to_json();
         // The number is wrong: nothing at all is applied.
-        let cmds = parse_block(&lines(&["2... e5"])).unwrap();
+        let cmds = parse_block(&lines(&["2... e5"])).unwrap().commands;
         assert!(apply(&mut g, Color::Black, &cmds, None, now).is_err());
         // White cannot move for Black.
-        let cmds = parse_block(&lines(&["e5"])).unwrap();
+        let cmds = parse_block(&lines(&["e5"])).unwrap().commands;
         assert!(apply(&mut g, Color::White, &cmds, None, now).is_err());
         // A legal move then an impossible claim: the move is not kept either.
-        let cmds = parse_block(&lines(&["e5", "claim repetition"])).unwrap();
+        let cmds = parse_block(&lines(&["e5", "claim repetition"]))
+            .unwrap()
+            .commands;
         assert!(apply(&mut g, Color::Black, &cmds, None, now).is_err());
         assert_eq!(g.to_json(), before);
-        let cmds = parse_block(&lines(&["accept"])).unwrap();
+        let cmds = parse_block(&lines(&["accept"])).unwrap().commands;
         let said = apply(&mut g, Color::Black, &cmds, None, now).unwrap();
         assert!(said[0].contains("game over"), "{said:?}");
     }

@@ -2,11 +2,15 @@
 //!
 //! 1. Stop at a signature (`-- `, `__`), a mobile footer ("Sent from my
 //!    ..."), an unquoted header block (`From:` then `Sent:`/`To:`/`Date:`/
-//!    `Subject:`, as Outlook quotes), a separator (`-----Original
-//!    Message-----`), or postal's marker line when it is not quoted (an
-//!    HTML reply converted to text keeps no quote marks).
-//! 2. Skip quoted lines (`>`) and attribution lines ("On ... wrote:"), and
-//!    go on: so a bottom-posted reply, below the quote, is read too.
+//!    `Subject:`, as Outlook quotes, in eight languages: `Von:`/`Gesendet:`,
+//!    `De :`/`Envoyé :`, `Od:`/`Wysłane:`, ...), a separator (`-----Original
+//!    Message-----`, `-----Ursprüngliche Nachricht-----`, any such line),
+//!    or postal's marker line when it is not quoted.
+//! 2. Skip quoted lines (`>`) and attribution lines ("On ... wrote:", "Le
+//!    ... a écrit :", "Am ... schrieb ...:", "El ... escribió:", "Il ... ha
+//!    scritto:", "Op ... schreef ...:", "Em ... escreveu:", "... napisał(a):",
+//!    also wrapped over two lines), and go on: so a bottom-posted reply,
+//!    below the quote, is read too.
 //! 3. The first lines that are left, up to a blank line, are the command
 //!    block; later lines up to the stop are the comment to the opponent.
 //!
@@ -51,11 +55,23 @@ fn is_signature(line: &str) -> bool {
     line.trim_end_matches(' ') == "--"
         || line == "-- "
         || (t.len() >= 2 && t.chars().all(|c| c == '_'))
-        || t.eq_ignore_ascii_case("-----original message-----")
-        || t.starts_with("-----Original")
 }
 
-const FOOTERS: [&str; 10] = [
+/// Outlook's separator above its copy of the original, in any language:
+/// `-----Original Message-----`, `-----Ursprüngliche Nachricht-----`,
+/// `-----Message d'origine-----`, `-----Mensaje original-----`,
+/// `-----Messaggio originale-----`, `-----Oorspronkelijk bericht-----`,
+/// `-----Mensagem original-----`, `-----Oryginalna wiadomość-----`.
+fn is_separator(line: &str) -> bool {
+    let t = line.trim();
+    let inner = t.trim_start_matches('-').trim_end_matches('-');
+    t.starts_with("----")
+        && t.ends_with("----")
+        && inner.chars().any(char::is_alphabetic)
+        && inner.len() < 60
+}
+
+const FOOTERS: [&str; 14] = [
     "sent from my ",
     "sent from mail for windows",
     "sent from yahoo mail",
@@ -65,7 +81,11 @@ const FOOTERS: [&str; 10] = [
     "get outlook for ",
     "envoyé de mon ",
     "von meinem ",
+    "gesendet von ",
     "enviado desde mi ",
+    "inviato da ",
+    "verzonden vanaf ",
+    "wysłane z ",
 ];
 
 fn is_footer(line: &str) -> bool {
@@ -73,38 +93,106 @@ fn is_footer(line: &str) -> bool {
     FOOTERS.iter().any(|f| t.starts_with(f))
 }
 
+/// The name of a header-like line (`From:`, `*From:*`, `De :`), lower case.
 fn header_name(line: &str) -> Option<String> {
     let (name, _) = line.trim().split_once(':')?;
     let name = name
         .trim_start_matches('*')
         .trim_end_matches('*')
+        .trim()
         .to_lowercase();
-    (!name.is_empty() && name.len() < 20 && !name.contains(' ')).then_some(name)
+    (!name.is_empty() && name.chars().count() < 20 && !name.contains(' ')).then_some(name)
 }
+
+/// `From` in Outlook's header block, in English, German, French,
+/// Spanish, Portuguese, Italian, Dutch and Polish.
+const FROM: [&str; 6] = ["from", "von", "de", "da", "van", "od"];
+/// The other fields of the block, in the same languages.
+const FIELDS: [&str; 27] = [
+    "sent",
+    "to",
+    "date",
+    "subject",
+    "cc", // en
+    "gesendet",
+    "an",
+    "betreff",
+    "datum", // de
+    "envoyé",
+    "à",
+    "objet", // fr
+    "enviado",
+    "enviada",
+    "para",
+    "asunto",
+    "fecha",
+    "assunto", // es, pt
+    "inviato",
+    "a",
+    "oggetto",
+    "data", // it, pl
+    "verzonden",
+    "aan",
+    "onderwerp", // nl
+    "wysłane",
+    "temat", // pl
+];
 
 /// An unquoted `From:` line followed by another header-like line.
 fn is_header_block(lines: &[&str], i: usize) -> bool {
     let first = header_name(lines[i]);
-    if !matches!(first.as_deref(), Some("from" | "von" | "de" | "van")) {
+    if !first.as_deref().is_some_and(|n| FROM.contains(&n)) {
         return false;
     }
     lines
         .get(i + 1)
         .and_then(|l| header_name(l))
-        .is_some_and(|n| {
-            [
-                "sent", "to", "date", "subject", "cc", "gesendet", "an", "envoyé", "objet", "à",
-            ]
-            .contains(&n.as_str())
-        })
+        .is_some_and(|n| FIELDS.contains(&n.as_str()) || n == "do")
 }
 
+/// The verbs of an attribution ("On ... Ana wrote:"), as Gmail, Apple
+/// Mail and Thunderbird write them in English, French, German, Spanish,
+/// Italian, Dutch, Portuguese and Polish.
+const WROTE: [&str; 10] = [
+    "wrote",
+    "a écrit",
+    "schrieb",
+    "escribió",
+    "ha scritto",
+    "schreef",
+    "escreveu",
+    "napisał",
+    "skrev",
+    "kirjoitti",
+];
+
 fn is_attribution(line: &str) -> bool {
-    let t = line.trim();
-    let lower = t.to_lowercase();
-    (lower.ends_with("wrote:") || lower.ends_with("schrieb:") || lower.ends_with("a écrit :"))
-        || lower.ends_with("a écrit:")
-        || (lower.starts_with("on ") && lower.contains(" wrote"))
+    let lower = line.trim().to_lowercase();
+    lower.ends_with(':') && WROTE.iter().any(|w| lower.contains(w))
+}
+
+/// An attribution wrapped over two lines (Gmail wraps at 78 characters:
+/// `On Tue, Dec 1, 2026 at 9:00 AM Postal <` then `postal@example.org>
+/// wrote:`; `Am Di., 1. Dez. 2026 um 09:00 Uhr schrieb Postal <` then
+/// `postal@example.org>:`): the first line opens as an attribution does,
+/// or holds a year, and the two end as one.
+fn is_wrapped_attribution(lines: &[&str], i: usize) -> bool {
+    const OPENERS: [&str; 9] = [
+        "on ", "le ", "am ", "el ", "il ", "op ", "em ", "w dniu ", "den ",
+    ];
+    let Some(next) = lines.get(i + 1) else {
+        return false;
+    };
+    let lower = lines[i].trim().to_lowercase();
+    let opens = OPENERS.iter().any(|o| lower.starts_with(o))
+        || lower
+            .split(|c: char| !c.is_ascii_digit())
+            .any(|d| d.len() == 4 && (d.starts_with("19") || d.starts_with("20")));
+    opens
+        && !is_attribution(lines[i])
+        && !is_quote(next)
+        && next.trim().ends_with(':')
+        && is_attribution(&format!("{} {}", lines[i].trim(), next.trim()))
 }
 
 fn is_quote(line: &str) -> bool {
@@ -119,17 +207,24 @@ pub fn extract(text: &str) -> Reply {
     let mut comment: Vec<&str> = Vec::new();
     let mut in_block = false;
     let mut block_done = false;
+    let mut skip_next = false;
     for (i, line) in lines.iter().enumerate() {
+        if std::mem::take(&mut skip_next) {
+            continue;
+        }
         let quoted = is_quote(line);
         if !quoted
             && (line.contains(MARKER_CORE)
                 || is_signature(line)
+                || is_separator(line)
                 || is_footer(line)
                 || is_header_block(&lines, i))
         {
             break;
         }
-        if quoted || is_attribution(line) {
+        let wrapped = !quoted && is_wrapped_attribution(&lines, i);
+        skip_next = wrapped;
+        if quoted || wrapped || is_attribution(line) {
             if in_block {
                 block_done = true;
             }
@@ -181,6 +276,41 @@ mod tests {
     fn bottom_posted_and_mobile() {
         let t = "On Tue, 1 Dec 2026 at 09:00, postal <postal@x.org> wrote:\n> -- postal: write your answer above this line --\n> Your move, Ben\n\nNf6\ndraw offer\n\nSent from my iPhone\n";
         assert_eq!(cmds(t), vec!["Nf6", "draw offer"]);
+    }
+
+    #[test]
+    fn reply_headers_in_eight_languages() {
+        let heads = [
+            "On Tue, Dec 1, 2026 at 9:00 AM Postal Referee <\npostal@example.org> wrote:",
+            "Le mar. 1 déc. 2026 à 09:00, Postal Referee <postal@example.org> a écrit :",
+            "Am Di., 1. Dez. 2026 um 09:00 Uhr schrieb Postal Referee <\npostal@example.org>:",
+            "El mar, 1 dic 2026 a las 9:00, Postal Referee (<postal@example.org>)\nescribió:",
+            "Il giorno mar 1 dic 2026 alle ore 09:00 Postal Referee <\npostal@example.org> ha scritto:",
+            "Op di 1 dec 2026 om 09:00 schreef Postal Referee <postal@example.org>:",
+            "Em ter., 1 de dez. de 2026 às 09:00, Postal Referee <\npostal@example.org> escreveu:",
+            "wt., 1 gru 2026 o 09:00 Postal Referee <postal@example.org> napisał(a):",
+            "-----Original Message-----\nFrom: Postal",
+            "-----Ursprüngliche Nachricht-----\nVon: Postal",
+            "-----Message d'origine-----\nDe : Postal",
+            "-----Mensaje original-----\nDe: Postal",
+            "-----Messaggio originale-----\nDa: Postal",
+            "-----Oorspronkelijk bericht-----\nVan: Postal",
+            "-----Mensagem original-----\nDe: Postal",
+            "-----Oryginalna wiadomość-----\nOd: Postal",
+            "De : Postal Referee <postal@example.org>\nEnvoyé : mardi 1 décembre 2026 09:00",
+            "Von: Postal Referee <postal@example.org>\nGesendet: Dienstag, 1. Dezember 2026 09:00",
+            "De: Postal Referee <postal@example.org>\nEnviado: martes, 1 de diciembre de 2026 9:00",
+            "Da: Postal Referee <postal@example.org>\nInviato: martedì 1 dicembre 2026 09:00",
+            "Van: Postal Referee <postal@example.org>\nVerzonden: dinsdag 1 december 2026 09:00",
+            "De: Postal Referee <postal@example.org>\nEnviada: terça-feira, 1 de dezembro de 2026 09:00",
+            "Od: Postal Referee <postal@example.org>\nWysłane: wtorek, 1 grudnia 2026 09:00",
+        ];
+        for head in heads {
+            let t = format!("e4\n\nGood luck!\n\n{head}\n\n> -- postal: write your answer above this line --\n> Your move\n");
+            let r = extract(&t);
+            assert_eq!(r.commands, vec!["e4"], "{head}");
+            assert_eq!(r.comment, "Good luck!", "{head}");
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //!   spool/            outgoing mail, waiting to be sent (fixed names)
 //!   spool/prepared/   mail written before its game's save, released after it
 //!   sent/             mail sent
-//!   held/             messages awaiting the player's confirmation
+//!   held/             messages awaiting the player's confirmation (src/referee/held.rs)
 //!   seen/             one empty file per answered message that changed no game
 //!   rate/             answers per address in the last hour
 //!   log/YYYY-MM.jsonl one line per message received
@@ -24,6 +24,7 @@
 //! reminder_hours = 24       # a reminder this long before a deadline (0: none)
 //! auto_forfeit = true       # record a time forfeit when a deadline passes
 //! answers_per_hour = 5      # answers to one address at most (notices of moves not counted)
+//! trusted_authserv_ids = [] # whose Authentication-Results are read (empty: the topmost)
 //! [mail]                    # as the mail settings file (src/mail/config.rs); `from` is `address`
 //! transport = "outbox"
 //! ```
@@ -51,6 +52,10 @@ pub struct Settings {
     pub auto_forfeit: bool,
     #[serde(default = "default_answers")]
     pub answers_per_hour: u32,
+    /// The authserv-ids (RFC 8601) of the receiving mail servers whose
+    /// `Authentication-Results` are read; empty: the topmost one.
+    #[serde(default)]
+    pub trusted_authserv_ids: Vec<String>,
     #[serde(default)]
     pub mail: Config,
 }
@@ -143,7 +148,10 @@ impl Referee {
              tag = \"\"\n\
              reminder_hours = 24\n\
              auto_forfeit = true\n\
-             answers_per_hour = 5\n\n\
+             answers_per_hour = 5\n\
+             # Whose Authentication-Results to read (RFC 8601 authserv-ids of the\n\
+             # mail servers that receive the referee's mail); empty: the topmost.\n\
+             trusted_authserv_ids = []\n\n\
              [mail]\n\
              transport = \"outbox\"\n",
             toml_string(address)

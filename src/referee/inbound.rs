@@ -1,16 +1,106 @@
 //! A received message, read with a MIME parser (mail-parser): its id,
 //! sender, recipients, threading headers and text (the text/plain part of
-//! an alternative, else the HTML converted to text), and the rules by
+//! an alternative, else the HTML read as text by [`super::html`]), its
+//! attachments (never kept), its `Authentication-Results`, and the rules by
 //! which the referee never answers (design §3.9): auto-replies
 //! (`Auto-Submitted` other than `no`, `X-Autoreply`, `X-Autorespond`,
 //! `Precedence: bulk|list|junk`), list mail (`List-*`), bounces
 //! (`multipart/report`, a null sender, `MAILER-DAEMON`, `postmaster`) and
 //! the referee's own mail coming back (`X-Postal-Referee` or its address).
 
-use mail_parser::{HeaderValue, MessageParser, MimeHeaders};
+use mail_parser::{HeaderValue, MessageParser, MimeHeaders, PartType};
 
-/// Messages larger than this are ignored unread.
+/// The size limit: a message larger than this is read for its text alone,
+/// and its sender told that its attachments were dropped.
 pub const MAX_SIZE: usize = 1 << 20;
+
+/// The most of a message that is read at all (a mail server's usual limit);
+/// the rest is not read, and the sender told so.
+pub const MAX_READ: usize = 32 << 20;
+
+/// One `Authentication-Results` header (RFC 8601): who wrote it and the
+/// results, `(method, result)` in lower case (`("dmarc", "fail")`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AuthResults {
+    pub authserv_id: String,
+    pub results: Vec<(String, String)>,
+}
+
+impl AuthResults {
+    /// Reads a header's value: `mx.example.org; dkim=pass header.d=x.org;
+    /// spf=fail (sender IP is 1.2.3.4) smtp.mailfrom=x.org; dmarc=fail`.
+    pub fn parse(value: &str) -> AuthResults {
+        // Comments, in parentheses, may nest (RFC 5322 CFWS).
+        let mut text = String::with_capacity(value.len());
+        let mut depth = 0usize;
+        for c in value.chars() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                c if depth == 0 => text.push(c),
+                _ => {}
+            }
+        }
+        let mut parts = text.split(';');
+        let authserv_id = parts
+            .next()
+            .and_then(|p| p.split_whitespace().next())
+            .unwrap_or("")
+            .to_lowercase();
+        let results = parts
+            .filter_map(|p| {
+                let (method, rest) = p.trim().split_once('=')?;
+                let result = rest.split_whitespace().next()?;
+                Some((method.trim().to_lowercase(), result.to_lowercase()))
+            })
+            .collect();
+        AuthResults {
+            authserv_id,
+            results,
+        }
+    }
+
+    fn result<'a>(&'a self, method: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.results
+            .iter()
+            .filter(move |(m, _)| m == method)
+            .map(|(_, r)| r.as_str())
+    }
+
+    /// Why these results say the sender is not who `From` says: DMARC
+    /// failed, or SPF failed and no DKIM signature passed.
+    pub fn failure(&self) -> Option<String> {
+        if self.result("dmarc").any(|r| r == "fail") {
+            return Some(format!("dmarc=fail (said by {})", self.authserv_id));
+        }
+        if self.result("spf").any(|r| r == "fail") && !self.result("dkim").any(|r| r == "pass") {
+            return Some(format!(
+                "spf=fail and no passing DKIM signature (said by {})",
+                self.authserv_id
+            ));
+        }
+        None
+    }
+}
+
+/// Why the `Authentication-Results` of a message say its `From` is forged,
+/// when they do. Read are those whose authserv-id is in `trusted`, or,
+/// when `trusted` is empty, the topmost one: the receiving server adds its
+/// own above all others, and any below it may come from the sender.
+pub fn auth_failure(auth: &[AuthResults], trusted: &[String]) -> Option<String> {
+    let read: Vec<&AuthResults> = if trusted.is_empty() {
+        auth.first().into_iter().collect()
+    } else {
+        auth.iter()
+            .filter(|a| {
+                trusted
+                    .iter()
+                    .any(|t| t.eq_ignore_ascii_case(&a.authserv_id))
+            })
+            .collect()
+    };
+    read.iter().find_map(|a| a.failure())
+}
 
 /// What the referee reads of a message.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -29,6 +119,12 @@ pub struct Inbound {
     pub parents: Vec<String>,
     /// The text the reply's commands are read from.
     pub text: String,
+    /// The names of the attachments (never kept, never passed on).
+    pub attachments: Vec<String>,
+    /// The `Authentication-Results` headers, topmost first.
+    pub auth: Vec<AuthResults>,
+    /// The message's size in bytes.
+    pub size: usize,
     /// Why the message must never be answered, when it must not.
     pub never_answer: Option<String>,
 }
@@ -77,7 +173,24 @@ pub fn parse(raw: &[u8]) -> Option<Inbound> {
     }
     let mut parents = texts(msg.in_reply_to());
     parents.extend(texts(msg.references()));
-    let text = msg.body_text(0).map(|t| t.into_owned()).unwrap_or_default();
+    let text = body_text(&msg);
+    let attachments = msg
+        .attachments()
+        .map(|a| {
+            let size = match &a.body {
+                PartType::Binary(b) | PartType::InlineBinary(b) => b.len(),
+                PartType::Text(t) | PartType::Html(t) => t.len(),
+                _ => 0,
+            };
+            let name = a.attachment_name().unwrap_or("an attachment");
+            format!("{name} ({} kB)", size.div_ceil(1000))
+        })
+        .collect();
+    let auth = msg
+        .headers_raw()
+        .filter(|(n, _)| n.eq_ignore_ascii_case("Authentication-Results"))
+        .map(|(_, v)| AuthResults::parse(v))
+        .collect();
     let raw_header = |name: &str| -> Option<String> {
         msg.headers_raw()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
@@ -148,8 +261,26 @@ pub fn parse(raw: &[u8]) -> Option<Inbound> {
         recipients,
         parents,
         text,
+        attachments,
+        auth,
+        size: raw.len(),
         never_answer: never,
     })
+}
+
+/// The text of the message's first body part: a text/plain part as it is,
+/// an HTML part read by [`super::html::to_text`].
+fn body_text(msg: &mail_parser::Message<'_>) -> String {
+    let part = msg
+        .text_body
+        .first()
+        .or(msg.html_body.first())
+        .and_then(|&i| msg.parts.get(i as usize));
+    match part.map(|p| &p.body) {
+        Some(PartType::Text(t)) => t.to_string(),
+        Some(PartType::Html(h)) => super::html::to_text(h),
+        _ => String::new(),
+    }
 }
 
 #[cfg(test)]

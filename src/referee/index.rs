@@ -29,6 +29,9 @@ pub struct Row {
     /// "white" or "black"; the side to move while the game goes on.
     pub turn: String,
     pub plies: usize,
+    /// Moves as players count them (a move is both sides' turns).
+    #[serde(default)]
+    pub moves: usize,
     pub epoch: usize,
     #[serde(default)]
     pub deadline: Option<DateTime<Utc>>,
@@ -49,6 +52,7 @@ impl Row {
             black_email: p.black.email.clone().unwrap_or_default().to_lowercase(),
             turn: game.turn().name().to_lowercase(),
             plies: game.moves().len(),
+            moves: super::letter::moves_played(game),
             epoch: epoch(game),
             deadline: game.result().is_none().then(|| game.deadline()).flatten(),
             result: game.result().map(|e| e.to_string()),
@@ -113,10 +117,10 @@ pub fn refresh(r: &Referee) -> Result<(Index, Vec<String>), RefereeError> {
         keep
     });
     for (gid, (size, mtime)) in present {
-        let fresh = index
-            .games
-            .get(&gid)
-            .is_some_and(|row| row.size == size && row.mtime_ns == mtime);
+        let fresh = index.games.get(&gid).is_some_and(|row| {
+            // A row written before `moves` was kept is read again.
+            row.size == size && row.mtime_ns == mtime && (row.moves > 0 || row.plies == 0)
+        });
         if fresh {
             continue;
         }

@@ -13,7 +13,7 @@
 use super::extract::MARKER;
 use super::{token, Referee};
 use crate::color::Color;
-use crate::game::clock::format_time;
+use crate::game::clock::{describe, format_time, relative, TimeControl};
 use crate::game::notices::{is_message_id, Addressee, NoticeRecord};
 use crate::game::state::Act;
 use crate::game::Game;
@@ -65,6 +65,17 @@ pub fn reply_address(r: &Referee, gid: &str, game: &Game, side: Color) -> String
     )
 }
 
+/// A game's bare address, `postal+GID@domain`: `show`, `help`, and after
+/// the end a comment to the opponent; it never plays.
+pub fn bare_address(r: &Referee, gid: &str) -> String {
+    let tag = if r.settings.tag.is_empty() {
+        String::new()
+    } else {
+        format!("{}-", r.settings.tag)
+    };
+    format!("{}+{tag}{gid}@{}", r.local, r.domain)
+}
+
 /// The game a Message-ID of this referee's names: `postal.GID.`.
 pub fn gid_of_message_id(r: &Referee, id: &str) -> Option<String> {
     let (local, domain) = id.trim_matches(['<', '>']).rsplit_once('@')?;
@@ -112,19 +123,88 @@ pub fn score(game: &Game) -> String {
     out
 }
 
+/// `1 move`, `2 moves`: a count with its noun, singular or plural.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// A line's first letter in upper case.
+pub fn capitalised(text: &str) -> String {
+    let mut c = text.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// A deadline for its reader: `2026-12-04T09:00:00Z (UTC; in 2 days 5 hours)`.
+pub fn deadline_text(deadline: DateTime<Utc>, now: DateTime<Utc>) -> String {
+    format!(
+        "{} (UTC; {})",
+        format_time(deadline),
+        relative(deadline, now)
+    )
+}
+
+/// The number of moves in a game, counted as players count them (a move
+/// is White's and Black's turn: a mate at 5... is 5 moves, 9 half-moves).
+pub fn moves_played(game: &Game) -> usize {
+    match game.moves().len() {
+        0 => 0,
+        n => game.position(n - 1).fullmove as usize,
+    }
+}
+
+/// The move to be made at half-move `ply`: `12.` or `12...`.
+pub fn move_label(game: &Game, ply: usize) -> String {
+    let pos = game.position(ply.min(game.moves().len()));
+    match pos.turn {
+        Color::White => format!("{}.", pos.fullmove),
+        Color::Black => format!("{}...", pos.fullmove),
+    }
+}
+
+/// The forms a move takes in the game's own variant, from the legal moves
+/// of the position: `e.g. "e4", "Nf3" or "O-O"`.
+pub fn move_forms(game: &Game) -> String {
+    let pos = game.current();
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return String::new();
+    }
+    let texts = pos.move_texts(&moves);
+    // Some of each kind: the first, a middle one and the last move listed.
+    let mut picked: Vec<&String> = Vec::new();
+    for i in [0, texts.len() / 2, texts.len() - 1] {
+        if !picked.contains(&&texts[i]) {
+            picked.push(&texts[i]);
+        }
+    }
+    let quoted: Vec<String> = picked.iter().map(|t| format!("\"{t}\"")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => {
+            format!("e.g. {} or {last}", rest.join(", "))
+        }
+        _ => format!("e.g. {}", quoted.join("")),
+    }
+}
+
 /// What `side` may do now, in a few lines.
-pub fn options(game: &Game, side: Color) -> String {
+pub fn options(game: &Game, side: Color, now: DateTime<Utc>) -> String {
     if let Some(end) = game.result() {
-        return format!("The game is over: {end}\n");
+        let opp = game.file().players.get(!side).short(!side);
+        return format!(
+            "The game is over: {end}.\nA reply to this letter is passed on to {opp} once, as a comment; it plays nothing.\n"
+        );
     }
     let turn = game.turn();
     let opp = game.file().players.get(!side).short(!side);
     let mut t = String::new();
-    let pos = game.current();
-    let num = match pos.turn {
-        Color::White => format!("{}.", pos.fullmove),
-        Color::Black => format!("{}...", pos.fullmove),
-    };
+    let num = move_label(game, game.moves().len());
     if let Some(by) = game.pending_draw_offer().filter(|by| *by != side) {
         t.push_str(&format!(
             "{} offers a draw: reply \"draw accept\" or \"draw decline\".\n",
@@ -140,18 +220,18 @@ pub fn options(game: &Game, side: Color) -> String {
     if turn == side {
         t.push_str(&format!(
             "Your move ({side}). Reply with the move on the first line, e.g. \"{num} MOVE\"\n\
-             (the number is checked; it may be left out). Lines after a blank line\n\
+             (the number is checked; it may be left out). Lines after the move\n\
              go to {opp} as a comment.\n"
         ));
         if let Some(d) = game.deadline() {
-            t.push_str(&format!("Your deadline: {}\n", format_time(d)));
+            t.push_str(&format!("Your deadline: {}.\n", deadline_text(d, now)));
         }
     } else {
         t.push_str(&format!(
             "{} ({turn}) to move{}.\n",
             game.file().players.get(turn).short(turn),
             game.deadline()
-                .map(|d| format!("; deadline {}", format_time(d)))
+                .map(|d| format!("; deadline {}", deadline_text(d, now)))
                 .unwrap_or_default()
         ));
     }
@@ -160,14 +240,14 @@ pub fn options(game: &Game, side: Color) -> String {
 }
 
 /// The board, the score and what the recipient may do.
-pub fn standing(game: &Game, side: Color) -> String {
+pub fn standing(game: &Game, side: Color, now: DateTime<Utc>) -> String {
     let mut t = ascii::board(&game.current().board, Options::default());
     t.push('\n');
     let s = score(game);
     if !s.is_empty() {
         t.push_str(&format!("Moves: {s}\n\n"));
     }
-    t.push_str(&options(game, side));
+    t.push_str(&options(game, side, now));
     t
 }
 
@@ -182,8 +262,8 @@ pub fn help() -> String {
      \x20 resign\n\
      \x20 show                            the board again\n\
      \x20 help                            this text\n\n\
-     One command a line; a move may be followed by \"draw offer\" or \"claim\".\n\
-     Lines after a blank line go to your opponent as a comment.\n\
+     One command a line; a move may be followed by \"draw offer\" or \"claim\",\n\
+     on its line or the next. Other lines go to your opponent as a comment.\n\
      A reply to an old notice is refused: answer the latest one.\n"
         .to_string()
 }
@@ -248,10 +328,16 @@ pub fn record(r: &Referee, gid: &str, game: &mut Game, l: &Letter, first_act: us
 /// game's notices record, `In-Reply-To` the player's message it answers,
 /// else the last notice.
 pub fn compose(r: &Referee, gid: &str, game: &Game, l: &Letter) -> Result<Vec<u8>, MailError> {
-    let reply_to = l
-        .reply_to
-        .clone()
-        .unwrap_or_else(|| reply_address(r, gid, game, l.side));
+    // A finished game's letters carry the bare game address, which plays
+    // nothing, and no line to write an answer above.
+    let over = game.result().is_some();
+    let reply_to = l.reply_to.clone().unwrap_or_else(|| {
+        if over {
+            bare_address(r, gid)
+        } else {
+            reply_address(r, gid, game, l.side)
+        }
+    });
     let id = message_id(r, gid, game, l);
     let refs = references(game);
     let p = &game.file().players;
@@ -306,10 +392,15 @@ pub fn compose(r: &Referee, gid: &str, game: &Game, l: &Letter) -> Result<Vec<u8
         ))
         .raw_header(header("X-Auto-Response-Suppress", "All".into()))
         .raw_header(header("X-Postal-Referee", gid.to_string()));
-    let text = format!("{MARKER}\n\n{}", l.text);
+    let marker = if over && l.reply_to.is_none() {
+        String::new()
+    } else {
+        format!("{MARKER}\n\n")
+    };
+    let text = format!("{marker}{}", l.text);
     let html = format!(
         "<!DOCTYPE html><html><body><p>{}</p><pre style=\"font-family:monospace\">{}</pre></body></html>\n",
-        escape(MARKER),
+        escape(marker.trim()),
         escape(&l.text)
     );
     let body = MultiPart::mixed()
@@ -328,6 +419,47 @@ pub fn compose(r: &Referee, gid: &str, game: &Game, l: &Letter) -> Result<Vec<u8
     Ok(m.formatted())
 }
 
+/// A letter that belongs to no game (the answer to a message that named
+/// none), to `to`, answering the message `in_reply_to`.
+pub fn compose_loose(
+    r: &Referee,
+    to: &str,
+    subject: &str,
+    in_reply_to: Option<&str>,
+    name: &str,
+    text: &str,
+    date: DateTime<Utc>,
+) -> Result<Vec<u8>, MailError> {
+    let to = to
+        .parse::<Mailbox>()
+        .map_err(|e| MailError::Address(format!("{to:?}: {e}")))?;
+    let subject: String = subject.chars().filter(|c| !c.is_control()).collect();
+    let subject = if subject.to_lowercase().starts_with("re:") {
+        subject
+    } else {
+        format!("Re: {subject}")
+    };
+    let mut b = lettre::Message::builder()
+        .from(sender(&r.settings.address)?)
+        .to(mailbox(to.name.as_deref(), to.email.as_ref())?)
+        .subject(subject)
+        .date(date.into())
+        .message_id(Some(format!("<postal.referee.{name}@{}>", r.domain)));
+    if let Some(parent) = in_reply_to
+        .map(|p| format!("<{p}>"))
+        .filter(|p| is_message_id(p))
+    {
+        b = b.in_reply_to(parent.clone()).references(parent);
+    }
+    let m = b
+        .raw_header(header("Auto-Submitted", "auto-replied".into()))
+        .raw_header(header("X-Auto-Response-Suppress", "All".into()))
+        .raw_header(header("X-Postal-Referee", "referee".into()))
+        .singlepart(SinglePart::plain(text.to_string()))
+        .map_err(|e| MailError::Send(format!("cannot build the message: {e}")))?;
+    Ok(m.formatted())
+}
+
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -335,21 +467,28 @@ fn escape(s: &str) -> String {
 }
 
 /// The letters after a message's acts were applied: to the mover, what
-/// was accepted; to the opponent, what happened, the comment, and the
-/// position. `said` is what the acts did, one line each.
+/// was accepted (and `notes` on how the message was read); to the
+/// opponent, what happened, the comment, and the position. `said` is what
+/// the acts did, one line each.
+#[allow(clippy::too_many_arguments)]
 pub fn after_acts(
     game: &Game,
     side: Color,
     said: &[String],
     comment: &str,
+    notes: &[String],
     stem: &str,
     in_reply_to: Option<&str>,
     date: DateTime<Utc>,
 ) -> Vec<Letter> {
     let mover = game.file().players.get(side).short(side);
+    let said: Vec<String> = said.iter().map(|l| capitalised(l) + ".").collect();
     let what = said.join("\n");
     let mut to_mover = format!("Accepted: {what}\n\n");
-    to_mover.push_str(&standing(game, side));
+    for n in notes {
+        to_mover.push_str(&format!("{n}\n\n"));
+    }
+    to_mover.push_str(&standing(game, side, date));
     let mut to_opp = format!("{what}\n\n");
     if !comment.is_empty() {
         to_opp.push_str(&format!("{mover} writes:\n"));
@@ -358,27 +497,85 @@ pub fn after_acts(
         }
         to_opp.push('\n');
     }
-    to_opp.push_str(&standing(game, !side));
-    let letter = |s: Color, text: String, reply: Option<&str>| Letter {
-        name: format!("{stem}-{}", if s == Color::White { "w" } else { "b" }),
-        to: mailbox_of(game, s),
-        side: s,
+    to_opp.push_str(&standing(game, !side, date));
+    vec![
+        pair_letter(game, !side, to_opp, stem, None, date),
+        pair_letter(game, side, to_mover, stem, in_reply_to, date),
+    ]
+}
+
+/// A letter to `side` named `STEM-w` or `STEM-b`.
+pub fn pair_letter(
+    game: &Game,
+    side: Color,
+    text: String,
+    stem: &str,
+    reply: Option<&str>,
+    date: DateTime<Utc>,
+) -> Letter {
+    Letter {
+        name: format!("{stem}-{}", if side == Color::White { "w" } else { "b" }),
+        to: mailbox_of(game, side),
+        side,
         in_reply_to: reply.map(str::to_string),
         replied: reply.is_some(),
         text,
         reply_to: None,
         date,
+    }
+}
+
+/// The letters of a time forfeit, each in its reader's words: the loser's
+/// deadline passed; `arrived` is when the loser's late message came.
+pub fn forfeit_letters(
+    game: &Game,
+    loser: Color,
+    deadline: DateTime<Utc>,
+    arrived: Option<DateTime<Utc>>,
+    stem: &str,
+    date: DateTime<Utc>,
+) -> Vec<Letter> {
+    let name = game.file().players.get(loser).short(loser);
+    let end = game
+        .result()
+        .map(|e| e.to_string())
+        .unwrap_or_else(|| "a time forfeit".into());
+    let late = match arrived {
+        Some(t) => format!(
+            " Your message arrived at {} (UTC), after it, and was not played.",
+            format_time(t)
+        ),
+        None => String::new(),
     };
+    let to_loser = format!(
+        "Your deadline passed at {} (UTC) without a move from you.{late}\nThe referee records a time forfeit: you lose ({end}).\n\n{}",
+        format_time(deadline),
+        standing(game, loser, date)
+    );
+    let to_winner = format!(
+        "{name}'s deadline passed at {} (UTC) without a move.\nThe referee records a time forfeit: you win ({end}).\n\n{}",
+        format_time(deadline),
+        standing(game, !loser, date)
+    );
     vec![
-        letter(!side, to_opp, None),
-        letter(side, to_mover, in_reply_to),
+        pair_letter(game, !loser, to_winner, stem, None, date),
+        pair_letter(game, loser, to_loser, stem, None, date),
     ]
 }
 
 /// The answer to a message that changed nothing: why, what was read,
-/// the position.
-pub fn refusal(game: &Game, side: Color, why: &str, read: &[String]) -> String {
-    let mut t = format!("postal did not play your message: {why} (the game is unchanged)\n\n");
+/// the position. A move the notation could not read is answered with the
+/// forms of the game's own variant.
+pub fn refusal(game: &Game, side: Color, why: &str, read: &[String], now: DateTime<Utc>) -> String {
+    let why = match why.find("expected a move such as") {
+        Some(at) => format!(
+            "{}moves in this game are written {}",
+            &why[..at],
+            move_forms(game)
+        ),
+        None => why.to_string(),
+    };
+    let mut t = format!("postal did not play your message: {why} (the game is unchanged).\n\n");
     if !read.is_empty() {
         t.push_str("postal read:\n");
         for l in read {
@@ -386,28 +583,64 @@ pub fn refusal(game: &Game, side: Color, why: &str, read: &[String]) -> String {
         }
         t.push('\n');
     }
-    t.push_str(&standing(game, side));
+    t.push_str(&standing(game, side, now));
     t
 }
 
-/// The first notice of a game the referee takes on: to the side to move.
-pub fn opening(game: &Game, gid: &str, date: DateTime<Utc>) -> Letter {
-    let side = game.turn();
-    let opp = !side;
-    let text = format!(
-        "A new game: {}. You play {side}, {} plays {opp}.\nThe referee keeps the game: answer each notice by replying to it.\n\n{}",
-        title(game, gid),
-        game.file().players.get(opp).short(opp),
-        standing(game, side)
-    );
-    Letter {
-        name: format!("{gid}-new-{}", if side == Color::White { "w" } else { "b" }),
-        to: mailbox_of(game, side),
-        side,
-        in_reply_to: None,
-        replied: false,
-        text,
-        reply_to: None,
-        date,
-    }
+/// The first notices of a game the referee takes on, one to each player:
+/// who plays whom, the variant, the time control, where to reply, and
+/// whose move it is.
+pub fn openings(r: &Referee, game: &Game, gid: &str, date: DateTime<Utc>) -> Vec<Letter> {
+    let p = &game.file().players;
+    let turn = game.turn();
+    let tc = match game.file().time_control {
+        Some(TimeControl::PerMove(d)) => format!("{} a move", describe(d)),
+        Some(TimeControl::Increment { initial, increment }) => format!(
+            "{} for the game, and {} more with each move",
+            describe(initial),
+            describe(increment)
+        ),
+        None => "none (no deadlines)".to_string(),
+    };
+    [Color::White, Color::Black]
+        .into_iter()
+        .map(|side| {
+            let opp = !side;
+            let whose = if side == turn {
+                "You move first: reply to this letter with your move.".to_string()
+            } else {
+                format!(
+                    "{} ({turn}) moves first; you will get a letter with the move.",
+                    p.get(turn).short(turn)
+                )
+            };
+            let text = format!(
+                "A new game: {} (White) v {} (Black), {}.\n\
+                 You play {side}; your opponent is {}.\n\
+                 Time control: {tc}.\n\
+                 The referee keeps the game. Reply to its letters from {};\n\
+                 a reply from another address is held until you confirm it.\n\
+                 Your replies go to this game's address for you:\n\
+                 {}\n\
+                 {whose}\n\n{}",
+                p.white.short(Color::White),
+                p.black.short(Color::Black),
+                game.variant().spec().title,
+                mailbox_of(game, opp),
+                p.get(side).email.as_deref().unwrap_or(""),
+                reply_address(r, gid, game, side),
+                standing(game, side, date)
+            );
+            Letter {
+                name: format!("{gid}-new-{}", if side == Color::White { "w" } else { "b" }),
+                to: mailbox_of(game, side),
+                side,
+                in_reply_to: None,
+                replied: false,
+                text,
+                reply_to: None,
+                date,
+            }
+        })
+        .collect()
 }

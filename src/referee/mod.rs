@@ -8,6 +8,8 @@
 //! - [`token`]: reply addresses and their MACs.
 //! - [`inbound`]: a received message, read with a MIME parser, and the
 //!   rules that keep auto-replies and bounces from being answered.
+//! - [`held`]: messages held until their player confirms them.
+//! - [`html`]: an HTML-only reply read as text, its quotes marked.
 //! - [`extract`]: the command lines of a reply, above the quoted notice.
 //! - [`command`]: the commands, and applying a message's all or none.
 //! - [`letter`]: the notices and answers the referee writes.
@@ -16,14 +18,18 @@
 //! - [`index`]: the derived summary of all games, for listing and sweeping.
 //! - [`sweep`]: deadline reminders and time forfeits.
 //! - [`maildir`]: the loop over a Maildir's new messages.
+//! - [`operator`]: the operator's adjudication, extension and abort.
 
 pub mod command;
 pub mod extract;
 pub mod folder;
+pub mod held;
+pub mod html;
 pub mod inbound;
 pub mod index;
 pub mod letter;
 pub mod maildir;
+pub mod operator;
 pub mod receive;
 pub mod spool;
 pub mod sweep;

@@ -1,7 +1,8 @@
 //! One message, from arrival to answer (design §3.8), exactly once:
 //!
-//! 1. Read it (ignored when over 1 MB or not a message) and drop what must
-//!    never be answered (auto-replies, lists, bounces, the referee's own).
+//! 1. Read it (over 1 MB: its text alone, the sender told) and drop what
+//!    must never be answered (auto-replies, lists, bounces, the referee's
+//!    own). A message that names no game gets one answer on how to play.
 //! 2. Its key is a hash of its Message-ID (of its bytes when it has none).
 //!    `seen/KEY` means it was answered already.
 //! 3. Route it: a token in a recipient address, else `In-Reply-To` or
@@ -9,13 +10,19 @@
 //! 4. Under the game's lock (30 s, else "busy": deliver again later): an act
 //!    in the game carrying `via = KEY` means it was applied already; its
 //!    letters are released again and nothing else happens.
+//!    A game whose deadline has passed (with `auto_forfeit`) records the
+//!    forfeit first, whatever the message says; a finished game passes a
+//!    player's message to the opponent once, as a comment.
 //! 5. Check the sender: a token valid for the current ply and take-back
-//!    epoch, and a `From` that is the side's registered address. A token
+//!    epoch, a `From` that is the side's registered address, and no
+//!    `Authentication-Results` of the receiving server saying the sender is
+//!    forged (`dmarc=fail`, or `spf=fail` without a passing DKIM). A token
 //!    valid for an older notice is *stale* and answered with the current
 //!    position; a token that is not valid is not answered. A right token
-//!    from another address, or a message routed only by its thread, is
-//!    held in `held/` and the side's registered address (never the
-//!    `From`) is asked to confirm it.
+//!    from another address or a forged sender, or a message routed only by
+//!    its thread (no token, or a damaged one), is held in `held/` and the
+//!    side's registered address (never the `From`) is asked to answer
+//!    `confirm` (played) or `drop`; any other answer never plays it.
 //! 6. Apply the commands to a copy of the game (all or none); a refusal is
 //!    answered with what was read and why, and the game is not touched.
 //! 7. Write the letters to `spool/prepared/`, save the game (the commit),
@@ -28,15 +35,17 @@
 use super::command::{self, Command};
 use super::extract::{self};
 use super::folder::{load_game, lock_game};
-use super::inbound::{self, Inbound, MAX_SIZE};
+use super::held::{self, Held};
+use super::inbound::{self, Inbound, MAX_READ, MAX_SIZE};
 use super::letter::{self, epoch, Letter};
+use super::sweep::{self, HOLD_DAYS};
 use super::token::{self, Address};
 use super::{hash16, spool, Referee, RefereeError};
 use crate::color::Color;
+use crate::game::clock::format_time;
 use crate::game::store::{write_atomic, write_game};
 use crate::game::Game;
 use chrono::{DateTime, Utc};
-use std::fs;
 use std::path::Path;
 use std::time::Duration;
 
@@ -45,10 +54,16 @@ use std::time::Duration;
 pub enum Outcome {
     /// Its acts were applied and the notices spooled.
     Applied { gid: String, said: Vec<String> },
-    /// It changed nothing and was answered (refused, stale, show, help).
-    Answered { gid: String, why: String },
+    /// It changed no game and was answered (refused, stale, show, help, a
+    /// comment after the end, how to play): `sent` is false when the
+    /// answer limit kept the answer back.
+    Answered {
+        gid: Option<String>,
+        why: String,
+        sent: bool,
+    },
     /// It is held until the player confirms it.
-    Held { gid: String },
+    Held { gid: String, why: String },
     /// It was already handled.
     Duplicate { gid: Option<String> },
     /// It is not answered at all.
@@ -59,8 +74,16 @@ impl Outcome {
     pub fn describe(&self) -> String {
         match self {
             Outcome::Applied { gid, said } => format!("{gid}: applied: {}", said.join("; ")),
-            Outcome::Answered { gid, why } => format!("{gid}: answered: {why}"),
-            Outcome::Held { gid } => format!("{gid}: held for confirmation"),
+            Outcome::Answered { gid, why, sent } => format!(
+                "{}: answered: {why}{}",
+                gid.as_deref().unwrap_or("-"),
+                if *sent {
+                    ""
+                } else {
+                    " (the answer was not sent: the hourly limit of answers to this address was reached)"
+                }
+            ),
+            Outcome::Held { gid, why } => format!("{gid}: held for confirmation: {why}"),
             Outcome::Duplicate { gid } => {
                 format!("{}: already handled", gid.as_deref().unwrap_or("-"))
             }
@@ -71,6 +94,9 @@ impl Outcome {
 
 /// How long to wait for a game's lock before giving up for now.
 const LOCK_WAIT: Duration = Duration::from_secs(30);
+
+/// Comments passed on after a game's end, per player and game, a day.
+const AFTER_END_PER_DAY: usize = 3;
 
 /// A test hook: `POSTAL_TEST_FAIL_AT=after-prepare|after-commit|after-spool`
 /// stops there as a crash would (the caller exits 75).
@@ -87,7 +113,7 @@ pub fn receive(r: &Referee, raw: &[u8], now: DateTime<Utc>) -> Result<Outcome, R
     r.log(
         now,
         &serde_json::json!({
-            "time": crate::game::clock::format_time(now),
+            "time": format_time(now),
             "key": key,
             "outcome": outcome.describe(),
         }),
@@ -99,10 +125,17 @@ fn ignored(why: impl Into<String>) -> Outcome {
     Outcome::Ignored { why: why.into() }
 }
 
+/// Whether `address` is one of the referee's: its own, or a plus address.
+fn is_referee_address(r: &Referee, address: &str) -> bool {
+    let Some((l, d)) = address.trim().rsplit_once('@') else {
+        return false;
+    };
+    let l = l.to_lowercase();
+    let local = r.local.to_lowercase();
+    d.eq_ignore_ascii_case(&r.domain) && (l == local || l.starts_with(&format!("{local}+")))
+}
+
 fn process(r: &Referee, raw: &[u8], now: DateTime<Utc>) -> Result<(String, Outcome), RefereeError> {
-    if raw.len() > MAX_SIZE {
-        return Ok((hash16(raw), ignored("larger than 1 MB")));
-    }
     let Some(msg) = inbound::parse(raw) else {
         return Ok((hash16(raw), ignored("not a mail message")));
     };
@@ -120,29 +153,27 @@ fn process(r: &Referee, raw: &[u8], now: DateTime<Utc>) -> Result<(String, Outco
     if r.dir.join("seen").join(&key).exists() {
         return Ok((key, Outcome::Duplicate { gid: None }));
     }
-    let route = msg
+    let token = msg
         .recipients
         .iter()
         .find_map(|a| token::parse(a, &r.local, &r.settings.tag, &r.domain));
-    let route = match route {
-        Some(a) => a,
-        None => match msg
-            .parents
-            .iter()
-            .find_map(|p| letter::gid_of_message_id(r, p))
-        {
-            Some(gid) => Address::Game { gid },
-            None => return Ok((key, ignored("not addressed to a game"))),
-        },
-    };
-    let routed_by_thread = !msg
-        .recipients
+    let thread = msg
+        .parents
         .iter()
-        .any(|a| token::parse(a, &r.local, &r.settings.tag, &r.domain).is_some());
+        .find_map(|p| letter::gid_of_message_id(r, p));
+    let routed_by_thread = token.is_none();
+    let route = match (token, &thread) {
+        (Some(a), _) => a,
+        (None, Some(gid)) => Address::Game { gid: gid.clone() },
+        (None, None) => {
+            let ctx = Ctx::new(r, String::new(), Path::new(""), &msg, raw, &key, now);
+            return Ok((key.clone(), ctx.how_to_play()?));
+        }
+    };
     let gid = route.gid().to_string();
     let path = r.game_path(&gid);
     if !path.exists() {
-        return Ok((key, ignored(format!("no game {gid}"))));
+        return Ok((key, ignored(format!("no game {gid} in this referee"))));
     }
     let _lock = lock_game(&path, LOCK_WAIT)?;
     let game = load_game(&path)?;
@@ -150,18 +181,34 @@ fn process(r: &Referee, raw: &[u8], now: DateTime<Utc>) -> Result<(String, Outco
         spool::release(r, &key)?;
         return Ok((key, Outcome::Duplicate { gid: Some(gid) }));
     }
-    let ctx = Ctx {
-        r,
-        gid: gid.clone(),
-        path: &path,
-        msg: &msg,
-        raw,
-        key: key.clone(),
-        now,
-    };
+    let ctx = Ctx::new(r, gid.clone(), &path, &msg, raw, &key, now);
+    // Deadlines at the door: a message to a game whose deadline has
+    // passed records the forfeit first, sweep or no sweep.
+    if r.settings.auto_forfeit && game.result().is_none() {
+        if let Some(deadline) = game.deadline().filter(|d| *d < now) {
+            let loser = game.turn();
+            let late = (ctx.side_of_from(&game) == Some(loser)).then_some(now);
+            if let Some(end) = sweep::forfeit(r, &gid, &path, game, &key, late, now)? {
+                return Ok((
+                    key,
+                    Outcome::Applied {
+                        gid,
+                        said: vec![format!(
+                            "the deadline {} had passed: time forfeit recorded: {end}",
+                            format_time(deadline)
+                        )],
+                    },
+                ));
+            }
+            return Ok((key, ignored("a forfeit that could not be recorded")));
+        }
+    }
+    if game.result().is_some() {
+        return Ok((key, ctx.after_end(game, &route)?));
+    }
     let outcome = match route {
-        Address::Reply { side, ply, mac, .. } if !routed_by_thread => {
-            ctx.reply(game, side, ply, &mac)?
+        Address::Reply { side, ply, mac, .. } => {
+            ctx.reply(game, side, ply, &mac, thread.as_deref())?
         }
         Address::Confirm {
             side,
@@ -170,7 +217,7 @@ fn process(r: &Referee, raw: &[u8], now: DateTime<Utc>) -> Result<(String, Outco
             mac,
             ..
         } => ctx.confirm(game, side, ply, &held, &mac)?,
-        _ => {
+        Address::Game { .. } => {
             let Some(side) = ctx.side_of_from(&game) else {
                 return Ok((key, ignored("not from a player of the game")));
             };
@@ -184,6 +231,100 @@ fn process(r: &Referee, raw: &[u8], now: DateTime<Utc>) -> Result<(String, Outco
     Ok((key, outcome))
 }
 
+/// The operator's release of a held message (`postal referee held DIR
+/// --release KEY`): played as its player's "confirm" would play it, if
+/// the game is still where it was; the players told as after any act.
+pub fn release(r: &Referee, key: &str, now: DateTime<Utc>) -> Result<Outcome, RefereeError> {
+    let Some((h, raw)) = held::get(r, key) else {
+        return Err(RefereeError::Config(format!("no held message {key}")));
+    };
+    let Some(msg) = inbound::parse(&raw) else {
+        return Err(RefereeError::Config(format!(
+            "the held message {key} cannot be read"
+        )));
+    };
+    let path = r.game_path(&h.gid);
+    let _lock = lock_game(&path, LOCK_WAIT)?;
+    let game = load_game(&path)?;
+    let ctx = Ctx::new(r, h.gid.clone(), &path, &msg, &raw, key, now);
+    let outcome = if game.has_via(key) {
+        Outcome::Duplicate {
+            gid: Some(h.gid.clone()),
+        }
+    } else if game.result().is_some() || game.moves().len() != h.ply {
+        let text = letter::refusal(
+            &game,
+            h.side,
+            "the referee's operator released your held message, but the game has moved on since it came; it was not played, and is dropped",
+            &h.read,
+            now,
+        );
+        ctx.answered(&game, h.side, "released too late: dropped", text)?
+    } else {
+        ctx.act(
+            game,
+            h.side,
+            &msg.text,
+            key,
+            Some("The referee's operator released your held message; it was read as follows."),
+        )?
+    };
+    held::remove(r, key)?;
+    r.log(
+        now,
+        &serde_json::json!({
+            "time": format_time(now),
+            "key": key,
+            "outcome": format!("released by the operator: {}", outcome.describe()),
+        }),
+    );
+    Ok(outcome)
+}
+
+/// The operator's drop of a held message (`postal referee held DIR
+/// --drop KEY`): its player is told.
+pub fn drop_held(r: &Referee, key: &str, now: DateTime<Utc>) -> Result<Outcome, RefereeError> {
+    let Some((h, raw)) = held::get(r, key) else {
+        return Err(RefereeError::Config(format!("no held message {key}")));
+    };
+    let msg = inbound::parse(&raw).unwrap_or_default();
+    let path = r.game_path(&h.gid);
+    let _lock = lock_game(&path, LOCK_WAIT)?;
+    let game = load_game(&path)?;
+    held::remove(r, key)?;
+    let ctx = Ctx::new(r, h.gid.clone(), &path, &msg, &raw, key, now);
+    let text = format!(
+        "The referee's operator dropped the message held for you (from {}, {}); it was not played.\n\n{}",
+        h.from,
+        h.why,
+        letter::standing(&game, h.side, now)
+    );
+    let name = format!("dropped-{key}");
+    let l = Letter {
+        name: name.clone(),
+        to: letter::mailbox_of(&game, h.side),
+        side: h.side,
+        in_reply_to: None,
+        replied: false,
+        text,
+        reply_to: None,
+        date: now,
+    };
+    let bytes =
+        letter::compose(r, &ctx.gid, &game, &l).map_err(|e| RefereeError::Io(e.to_string()))?;
+    spool::put(r, &name, &bytes)?;
+    let outcome = Outcome::Answered {
+        gid: Some(h.gid),
+        why: "held message dropped by the operator".into(),
+        sent: true,
+    };
+    r.log(
+        now,
+        &serde_json::json!({"time": format_time(now), "key": key, "outcome": outcome.describe()}),
+    );
+    Ok(outcome)
+}
+
 struct Ctx<'a> {
     r: &'a Referee,
     gid: String,
@@ -194,7 +335,27 @@ struct Ctx<'a> {
     now: DateTime<Utc>,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    fn new(
+        r: &'a Referee,
+        gid: String,
+        path: &'a Path,
+        msg: &'a Inbound,
+        raw: &'a [u8],
+        key: &str,
+        now: DateTime<Utc>,
+    ) -> Ctx<'a> {
+        Ctx {
+            r,
+            gid,
+            path,
+            msg,
+            raw,
+            key: key.to_string(),
+            now,
+        }
+    }
+
     fn registered(&self, game: &Game, side: Color) -> Option<String> {
         game.file()
             .players
@@ -211,23 +372,69 @@ impl Ctx<'_> {
             .find(|s| self.registered(game, *s).as_deref() == Some(from))
     }
 
+    /// Why the receiving server's `Authentication-Results` say the sender
+    /// is forged, when they do.
+    fn auth_failure(&self) -> Option<String> {
+        inbound::auth_failure(&self.msg.auth, &self.r.settings.trusted_authserv_ids)
+    }
+
+    /// What the referee says of how it read the message, beyond its acts:
+    /// its attachments dropped, its size.
+    fn reading_notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.msg.size >= MAX_READ {
+            notes.push(format!(
+                "Your message was larger than {} MB: only its first {} MB were read.",
+                MAX_READ >> 20,
+                MAX_READ >> 20
+            ));
+        } else if self.msg.size > MAX_SIZE {
+            notes.push(format!(
+                "Your message was larger than the referee's limit of {} MB ({} kB): its text was read and the rest dropped.",
+                MAX_SIZE >> 20,
+                self.msg.size.div_ceil(1000)
+            ));
+        }
+        if !self.msg.attachments.is_empty() {
+            notes.push(format!(
+                "Attachments are not kept or passed on; dropped: {}.",
+                self.msg.attachments.join(", ")
+            ));
+        }
+        notes
+    }
+
     /// Spools an answer to the side's registered address (rate-limited),
-    /// then marks the message seen.
+    /// then marks the message seen. Whether it was spooled. A request to
+    /// confirm a held message (`reply_to` its confirmation address) is
+    /// not threaded under that message, which its reader never sent.
     fn answer(
         &self,
         game: &Game,
         side: Color,
         text: String,
         reply_to: Option<String>,
-    ) -> Result<(), RefereeError> {
+    ) -> Result<bool, RefereeError> {
+        let in_reply_to = if reply_to.is_some() {
+            None
+        } else {
+            self.msg.message_id.clone()
+        };
         let to = letter::mailbox_of(game, side);
         let addr = self.registered(game, side).unwrap_or_default();
-        if within_rate(self.r, &addr, self.now)? {
+        let sent = within_rate(
+            self.r,
+            &addr,
+            self.r.settings.answers_per_hour as usize,
+            3600,
+            self.now,
+        )?;
+        if sent {
             let l = Letter {
                 name: format!("answer-{}", self.key),
                 to,
                 side,
-                in_reply_to: self.msg.message_id.clone(),
+                in_reply_to,
                 replied: true,
                 text,
                 reply_to,
@@ -238,9 +445,13 @@ impl Ctx<'_> {
             spool::put(self.r, &l.name, &bytes)?;
         }
         fail_at("after-spool")?;
+        self.mark_seen()?;
+        Ok(sent)
+    }
+
+    fn mark_seen(&self) -> Result<(), RefereeError> {
         let seen = self.r.dir.join("seen").join(&self.key);
-        fs::write(&seen, b"").map_err(|e| RefereeError::io(seen.display(), e))?;
-        Ok(())
+        write_atomic(&seen, b"").map_err(|e| RefereeError::io(seen.display(), e))
     }
 
     fn answered(
@@ -250,10 +461,85 @@ impl Ctx<'_> {
         why: &str,
         text: String,
     ) -> Result<Outcome, RefereeError> {
-        self.answer(game, side, text, None)?;
+        let sent = self.answer(game, side, text, None)?;
         Ok(Outcome::Answered {
-            gid: self.gid.clone(),
+            gid: Some(self.gid.clone()),
             why: why.to_string(),
+            sent,
+        })
+    }
+
+    /// A refusal of the commands `read`, with how the message was read.
+    fn refuse(
+        &self,
+        game: &Game,
+        side: Color,
+        why: &str,
+        read: &[String],
+        note: Option<&str>,
+    ) -> Result<Outcome, RefereeError> {
+        let mut text = String::new();
+        if let Some(n) = note {
+            text.push_str(&format!("{n}\n\n"));
+        }
+        text.push_str(&letter::refusal(game, side, why, read, self.now));
+        for n in self.reading_notes() {
+            text.push_str(&format!("\n{n}\n"));
+        }
+        self.answered(game, side, why, text)
+    }
+
+    /// A message to the referee that names no game: one answer on how to
+    /// play, to its sender, once a day at most (auto-replies, bounces and
+    /// list mail never get here).
+    fn how_to_play(&self) -> Result<Outcome, RefereeError> {
+        let r = self.r;
+        if !self.msg.recipients.iter().any(|a| is_referee_address(r, a)) {
+            return Ok(ignored("not addressed to this referee"));
+        }
+        let Some(from) = self.msg.from.clone() else {
+            return Ok(ignored("no From address"));
+        };
+        let why = "it names no game: told how to play";
+        if !within_rate(r, &format!("how-to {from}"), 1, 86_400, self.now)? {
+            self.mark_seen()?;
+            return Ok(Outcome::Answered {
+                gid: None,
+                why: why.into(),
+                sent: false,
+            });
+        }
+        let text = format!(
+            "This is the postal referee at {local}@{domain}. It keeps games of chess\n\
+             and its variants played by mail, and reads only replies to its own letters.\n\n\
+             Your message names no game, so nothing was done with it. To play:\n\n\
+             - Reply to the latest letter of your game: each letter carries its game's\n\
+             \x20 own reply address ({local}+...@{domain}), and your move goes on\n\
+             \x20 the first line of the reply.\n\
+             - To start a game, ask the person who runs this referee; both players get\n\
+             \x20 a letter when it begins.\n\
+             - \"help\" sent to a game's address lists the commands.\n\n\
+             (This answer is sent at most once a day to an address.)\n",
+            local = r.local,
+            domain = r.domain
+        );
+        let name = format!("howto-{}", self.key);
+        let bytes = letter::compose_loose(
+            r,
+            &from,
+            &self.msg.subject,
+            self.msg.message_id.as_deref(),
+            &name,
+            &text,
+            self.now,
+        )
+        .map_err(|e| RefereeError::Io(e.to_string()))?;
+        spool::put(r, &name, &bytes)?;
+        self.mark_seen()?;
+        Ok(Outcome::Answered {
+            gid: None,
+            why: why.into(),
+            sent: true,
         })
     }
 
@@ -263,6 +549,7 @@ impl Ctx<'_> {
         side: Color,
         ply: usize,
         mac: &str,
+        thread: Option<&str>,
     ) -> Result<Outcome, RefereeError> {
         let key = self.r.key();
         let cur = epoch(&game);
@@ -270,34 +557,42 @@ impl Ctx<'_> {
             .rev()
             .find(|e| token::same_mac(mac, &token::reply_mac(key, &self.gid, side, ply, *e)));
         let Some(e) = epoch_of else {
+            // A damaged token in a reply whose thread names the game is
+            // held, as a missing one is.
+            if thread == Some(self.gid.as_str()) {
+                if let Some(from_side) = self.side_of_from(&game) {
+                    return self.hold(&game, from_side, "its reply token is damaged");
+                }
+            }
             return Ok(ignored("a reply token that is not valid"));
         };
         if e != cur || ply != game.moves().len() {
             let why = if e != cur {
-                "your message answers a notice from before a take-back".to_string()
+                "your message answers a letter from before a take-back: answer the latest letter"
+                    .to_string()
             } else {
                 format!(
-                    "your message answers an old notice (at {ply} moves); the game is at {} moves: answer the latest notice",
-                    game.moves().len()
+                    "your message answers an old letter (for {}); the game is now at {}: answer the latest letter",
+                    letter::move_label(&game, ply),
+                    letter::move_label(&game, game.moves().len())
                 )
             };
-            let text = letter::refusal(
-                &game,
-                side,
-                &why,
-                &extract::extract(&self.msg.text).commands,
-            );
-            return self.answered(&game, side, "stale", text);
+            let read = extract::extract(&self.msg.text).commands;
+            return self.refuse(&game, side, &why, &read, None);
         }
         if self.msg.from != self.registered(&game, side) {
             let why = format!(
-                "it came from {}, not from your address",
-                self.msg.from.as_deref().unwrap_or("nobody")
+                "it did not come from your address ({})",
+                self.registered(&game, side).unwrap_or_default()
             );
             return self.hold(&game, side, &why);
         }
+        if let Some(why) = self.auth_failure() {
+            let why = format!("the receiving mail server found its sender forged ({why})");
+            return self.hold(&game, side, &why);
+        }
         let via = self.key.clone();
-        self.act(game, side, &self.msg.text, &via)
+        self.act(game, side, &self.msg.text, &via, None)
     }
 
     fn confirm(
@@ -305,66 +600,241 @@ impl Ctx<'_> {
         game: Game,
         side: Color,
         ply: usize,
-        held: &str,
+        held_key: &str,
         mac: &str,
     ) -> Result<Outcome, RefereeError> {
         let good = token::same_mac(
             mac,
-            &token::confirm_mac(self.r.key(), &self.gid, side, ply, epoch(&game), held),
+            &token::confirm_mac(self.r.key(), &self.gid, side, ply, epoch(&game), held_key),
         );
-        if !good || self.msg.from != self.registered(&game, side) {
-            return Ok(ignored(
-                "a confirmation that is not valid or not from the player",
-            ));
+        if !good {
+            return Ok(ignored("a confirmation token that is not valid"));
         }
-        if game.has_via(held) {
+        if self.msg.from != self.registered(&game, side) {
+            return Ok(ignored(format!(
+                "an answer to a confirmation request from {}, not from the player",
+                self.msg.from.as_deref().unwrap_or("nobody")
+            )));
+        }
+        if let Some(why) = self.auth_failure() {
+            return Ok(ignored(format!(
+                "an answer to a confirmation request whose sender is forged ({why})"
+            )));
+        }
+        if game.has_via(held_key) {
             return Ok(Outcome::Duplicate {
                 gid: Some(self.gid.clone()),
             });
         }
-        if ply != game.moves().len() {
-            let text = letter::refusal(
-                &game,
-                side,
-                "the game has moved on since the message was held; it was not played",
-                &[],
-            );
-            return self.answered(&game, side, "stale confirmation", text);
+        let reply = extract::extract(&self.msg.text);
+        let word = reply
+            .commands
+            .first()
+            .map(|l| l.trim().trim_end_matches(['.', '!']).to_lowercase())
+            .unwrap_or_default();
+        let kept = held::get(self.r, held_key);
+        match (word.as_str(), kept) {
+            ("confirm" | "confirmed", Some((_, raw))) => {
+                if ply != game.moves().len() {
+                    held::remove(self.r, held_key)?;
+                    let text = letter::refusal(
+                        &game,
+                        side,
+                        "the game has moved on since the message was held; it was not played, and is dropped",
+                        &[],
+                        self.now,
+                    );
+                    return self.answered(&game, side, "stale confirmation", text);
+                }
+                let Some(original) = inbound::parse(&raw) else {
+                    held::remove(self.r, held_key)?;
+                    return Ok(ignored("the held message cannot be read"));
+                };
+                let out = self.act(
+                    game,
+                    side,
+                    &original.text,
+                    held_key,
+                    Some("You confirmed the held message; it was read as follows."),
+                )?;
+                held::remove(self.r, held_key)?;
+                Ok(out)
+            }
+            ("confirm" | "confirmed" | "drop", None) => {
+                let text = format!(
+                    "The held message is no longer held (it was played, dropped, or expired); nothing was done.\n\n{}",
+                    letter::standing(&game, side, self.now)
+                );
+                self.answered(&game, side, "the held message is gone", text)
+            }
+            ("drop", Some(_)) => {
+                held::remove(self.r, held_key)?;
+                let text = format!(
+                    "Dropped: the held message was not played, and is gone.\n\n{}",
+                    letter::standing(&game, side, self.now)
+                );
+                self.answered(&game, side, "held message dropped by its player", text)
+            }
+            (_, kept) => {
+                let still = match &kept {
+                    Some((h, _)) => format!(
+                        "It stays held until\n{} (UTC), unless you reply \"confirm\" to play it or \"drop\" to\ndrop it now.",
+                        format_time(h.received + chrono::Duration::days(HOLD_DAYS))
+                    ),
+                    None => "It is no longer held.".to_string(),
+                };
+                let note = format!(
+                    "Your answer did not say \"confirm\", so the held message was not played.\n{still}"
+                );
+                // A move or an act in the answer is the player's own, read
+                // as any reply to the position it answers.
+                let own = reply.commands.first().is_some_and(|l| {
+                    command::looks_like_move(l)
+                        || command::parse_block(&reply.commands).is_ok_and(|b| {
+                            b.commands
+                                .iter()
+                                .all(|c| !matches!(c, Command::Move { .. }))
+                        })
+                });
+                if own && ply == game.moves().len() {
+                    let via = self.key.clone();
+                    return self.act(game, side, &self.msg.text, &via, Some(&note));
+                }
+                let text = format!("{note}\n\n{}", letter::standing(&game, side, self.now));
+                self.answered(&game, side, "held message not confirmed", text)
+            }
         }
-        let held_path = self.r.dir.join("held").join(format!("{held}.eml"));
-        let Some(original) = fs::read(&held_path).ok().and_then(|b| inbound::parse(&b)) else {
-            return Ok(ignored("the held message is gone"));
-        };
-        let out = self.act(game, side, &original.text, held)?;
-        let _ = fs::remove_file(&held_path);
-        Ok(out)
     }
 
     /// The bare game address: `show` and `help` only.
     fn bare(&self, game: &Game, side: Color) -> Result<Outcome, RefereeError> {
         let reply = extract::extract(&self.msg.text);
-        let cmds = command::parse_block(&reply.commands).unwrap_or_default();
+        let cmds = command::parse_block(&reply.commands)
+            .map(|b| b.commands)
+            .unwrap_or_default();
         let text = match cmds.as_slice() {
             [Command::Help] => letter::help(),
-            _ => letter::standing(game, side),
+            _ => letter::standing(game, side, self.now),
         };
         self.answered(game, side, "show", text)
     }
 
+    /// A message to a finished game: passed on to the opponent once, as a
+    /// comment, when it comes from a player (rate-limited); it plays
+    /// nothing.
+    fn after_end(&self, game: Game, route: &Address) -> Result<Outcome, RefereeError> {
+        let Some(side) = self.side_of_from(&game) else {
+            return Ok(ignored(
+                "the game is over, and the message is not from a player",
+            ));
+        };
+        if let Some(why) = self.auth_failure() {
+            return Ok(ignored(format!(
+                "the game is over, and the sender is forged ({why})"
+            )));
+        }
+        if let Address::Confirm { held, .. } = route {
+            // An answer to a confirmation request: nothing to pass on.
+            held::remove(self.r, held)?;
+            let text = format!(
+                "The game is over ({}); the held message was not played, and is dropped.\n",
+                game.result().map(|e| e.to_string()).unwrap_or_default()
+            );
+            return self.answered(&game, side, "the game is over; held message dropped", text);
+        }
+        let reply = extract::extract(&self.msg.text);
+        let mut said = reply.commands.join("\n");
+        if !reply.comment.is_empty() {
+            said.push_str("\n\n");
+            said.push_str(&reply.comment);
+        }
+        let end = game.result().map(|e| e.to_string()).unwrap_or_default();
+        if said.trim().is_empty() {
+            let text = format!(
+                "The game is over ({end}), and your message had nothing to pass on.\n\n{}",
+                letter::standing(&game, side, self.now)
+            );
+            return self.answered(&game, side, "the game is over; nothing to pass on", text);
+        }
+        let limit_key = format!("after-end {} {}", self.gid, side.name());
+        if !within_rate(self.r, &limit_key, AFTER_END_PER_DAY, 86_400, self.now)? {
+            let text = format!(
+                "The game is over ({end}). Your message was not passed on to your opponent: \
+                 at most {AFTER_END_PER_DAY} messages a day are passed on after the end.\n"
+            );
+            return self.answered(
+                &game,
+                side,
+                "the game is over; comment not passed on (limit)",
+                text,
+            );
+        }
+        let mover = game.file().players.get(side).short(side);
+        let opp = game.file().players.get(!side).short(!side);
+        let mut to_opp = format!("{mover} writes, after the game:\n");
+        for line in said.lines() {
+            to_opp.push_str(&format!("  {line}\n"));
+        }
+        to_opp.push_str(&format!("\nThe game is over: {end}.\n"));
+        let to_mover = format!(
+            "Passed on to {opp}: your message, as a comment (the game is over: {end}; it plays nothing).\n"
+        );
+        let stem = format!("after-{}", self.key);
+        for l in [
+            letter::pair_letter(&game, !side, to_opp, &stem, None, self.now),
+            letter::pair_letter(
+                &game,
+                side,
+                to_mover,
+                &stem,
+                self.msg.message_id.as_deref(),
+                self.now,
+            ),
+        ] {
+            let bytes = letter::compose(self.r, &self.gid, &game, &l)
+                .map_err(|e| RefereeError::Io(e.to_string()))?;
+            spool::put(self.r, &l.name, &bytes)?;
+        }
+        self.mark_seen()?;
+        Ok(Outcome::Answered {
+            gid: Some(self.gid.clone()),
+            why: "the game is over; passed on to the opponent as a comment".into(),
+            sent: true,
+        })
+    }
+
     fn hold(&self, game: &Game, side: Color, why: &str) -> Result<Outcome, RefereeError> {
-        let held = self.r.dir.join("held").join(format!("{}.eml", self.key));
-        write_atomic(&held, self.raw).map_err(|e| RefereeError::io(held.display(), e))?;
         let read = extract::extract(&self.msg.text).commands;
+        let from = self.msg.from.clone().unwrap_or_else(|| "nobody".into());
+        let h = Held {
+            key: self.key.clone(),
+            gid: self.gid.clone(),
+            side,
+            ply: game.moves().len(),
+            from: from.clone(),
+            why: why.to_string(),
+            received: self.now,
+            read: read.clone(),
+        };
+        held::put(self.r, &h, self.raw)?;
         let mut text = format!(
-            "postal received a message for this game that it did not play, because {why}.\nIt reads:\n\n"
+            "The referee did not play a message for this game from {from},\n\
+             because {why}. It reads:\n\n"
         );
         for l in &read {
             text.push_str(&format!("> {l}\n"));
         }
-        text.push_str(
-            "\nTo play it, reply to this message (with anything). To drop it, do nothing.\n\n",
-        );
-        text.push_str(&letter::standing(game, side));
+        if read.is_empty() {
+            text.push_str("> (nothing the referee could read)\n");
+        }
+        text.push_str(&format!(
+            "\nIf you sent it, reply with the one word \"confirm\" to play it.\n\
+             If you did not, reply \"drop\", or do nothing: it is dropped on\n\
+             {} (UTC). Any other reply does not play it; a move in\n\
+             your reply is read as your own move.\n\n",
+            format_time(self.now + chrono::Duration::days(HOLD_DAYS))
+        ));
+        text.push_str(&letter::standing(game, side, self.now));
         let confirm = token::confirm_address(
             self.r.key(),
             &self.r.local,
@@ -379,49 +849,69 @@ impl Ctx<'_> {
         self.answer(game, side, text, Some(confirm))?;
         Ok(Outcome::Held {
             gid: self.gid.clone(),
+            why: why.to_string(),
         })
     }
 
     /// Reads and applies a message's commands for `side`, recording `via`.
+    /// `note` opens the mover's letter.
     fn act(
         &self,
         mut game: Game,
         side: Color,
         text: &str,
         via: &str,
+        note: Option<&str>,
     ) -> Result<Outcome, RefereeError> {
         let reply = extract::extract(text);
-        let cmds = match command::parse_block(&reply.commands) {
-            Ok(c) => c,
-            Err(why) => {
-                let text = letter::refusal(&game, side, &why, &reply.commands);
-                return self.answered(&game, side, &why, text);
-            }
+        let block = match command::parse_block(&reply.commands) {
+            Ok(b) => b,
+            Err(why) => return self.refuse(&game, side, &why, &reply.commands, note),
         };
-        match cmds.as_slice() {
+        match block.commands.as_slice() {
             [Command::Show] => {
-                return self.answered(&game, side, "show", letter::standing(&game, side))
+                let text = letter::standing(&game, side, self.now);
+                return self.answered(&game, side, "show", text);
             }
             [Command::Help] => return self.answered(&game, side, "help", letter::help()),
             _ => {}
         }
         let (moves, events) = (game.moves().len(), game.events().len());
         let first_act = game.last_act() + 1;
-        let comment = (!reply.comment.is_empty()).then(|| reply.comment.clone());
-        let said = match command::apply(&mut game, side, &cmds, comment, self.now) {
-            Ok(s) => s,
-            Err(e) => {
-                let why = e.to_string();
-                let text = letter::refusal(&game, side, &why, &reply.commands);
-                return self.answered(&game, side, &why, text);
+        let mut comment = block.comment.join("\n");
+        if !reply.comment.is_empty() {
+            if !comment.is_empty() {
+                comment.push_str("\n\n");
             }
+            comment.push_str(&reply.comment);
+        }
+        let said = match command::apply(
+            &mut game,
+            side,
+            &block.commands,
+            (!comment.is_empty()).then(|| comment.clone()),
+            self.now,
+        ) {
+            Ok(s) => s,
+            Err(e) => return self.refuse(&game, side, &e.to_string(), &reply.commands, note),
         };
         game.mark_via(moves, events, via);
+        let mut notes: Vec<String> = note.map(str::to_string).into_iter().collect();
+        if !block.comment.is_empty() {
+            let opp = game.file().players.get(!side).short(!side);
+            let lines: Vec<String> = block.comment.iter().map(|l| format!("\"{l}\"")).collect();
+            notes.push(format!(
+                "Not a command, so read as your comment to {opp}: {}.",
+                lines.join(", ")
+            ));
+        }
+        notes.extend(self.reading_notes());
         let letters = letter::after_acts(
             &game,
             side,
             &said,
-            &reply.comment,
+            &comment,
+            &notes,
             via,
             self.msg.message_id.as_deref(),
             self.now,
@@ -445,17 +935,24 @@ impl Ctx<'_> {
     }
 }
 
-/// Whether one more answer may go to `addr` this hour (and counts it).
-fn within_rate(r: &Referee, addr: &str, now: DateTime<Utc>) -> Result<bool, RefereeError> {
-    let path = r.dir.join("rate").join(hash16(addr.as_bytes()));
+/// Whether one more answer under `key` (an address, or a purpose and an
+/// address) fits in `limit` a `window` of seconds (and counts it).
+fn within_rate(
+    r: &Referee,
+    key: &str,
+    limit: usize,
+    window: i64,
+    now: DateTime<Utc>,
+) -> Result<bool, RefereeError> {
+    let path = r.dir.join("rate").join(hash16(key.as_bytes()));
     let t = now.timestamp();
-    let mut recent: Vec<i64> = fs::read_to_string(&path)
+    let mut recent: Vec<i64> = std::fs::read_to_string(&path)
         .unwrap_or_default()
         .lines()
         .filter_map(|l| l.trim().parse().ok())
-        .filter(|x| *x > t - 3600)
+        .filter(|x| *x > t - window)
         .collect();
-    if recent.len() >= r.settings.answers_per_hour as usize {
+    if recent.len() >= limit {
         return Ok(false);
     }
     recent.push(t);

@@ -5,6 +5,9 @@
 //! whose deadline is near or past; only those files are opened. A forfeit
 //! is applied as a mail act is: letters prepared, the game saved, letters
 //! released, with a fixed `via` so that a sweep run twice forfeits once.
+//! A message that comes after its deadline records the same forfeit at
+//! the door ([`forfeit`], from src/referee/receive.rs). Held messages not
+//! confirmed within [`HOLD_DAYS`] are dropped.
 
 use super::folder::{load_game, lock_game};
 use super::index::refresh;
@@ -23,6 +26,70 @@ pub struct Swept {
     pub games: usize,
     pub reminders: Vec<String>,
     pub forfeits: Vec<String>,
+    /// Held messages dropped unconfirmed after [`HOLD_DAYS`].
+    pub expired: Vec<String>,
+}
+
+/// How long a held message waits for its player's `confirm`.
+pub const HOLD_DAYS: i64 = 7;
+
+/// Records the time forfeit of the side to move in `game` (whose lock the
+/// caller holds), its deadline past at `now`: letters prepared, the game
+/// saved with the forfeit marked `via`, letters released. `arrived` is
+/// when a late message of the loser came. Returns the ending, or `None`
+/// when there is no forfeit to record.
+pub fn forfeit(
+    r: &Referee,
+    gid: &str,
+    path: &std::path::Path,
+    mut game: crate::game::Game,
+    via: &str,
+    arrived: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+) -> Result<Option<String>, RefereeError> {
+    let Some(deadline) = game.deadline().filter(|d| *d < now) else {
+        return Ok(None);
+    };
+    let loser = game.turn();
+    let (moves, events) = (game.moves().len(), game.events().len());
+    let first_act = game.last_act() + 1;
+    let ending = match game.claim(Some(Claim::Time), Some(!loser), now) {
+        Ok(e) => e,
+        Err(_) => return Ok(None),
+    };
+    game.mark_via(moves, events, via);
+    let letters = letter::forfeit_letters(&game, loser, deadline, arrived, via, now);
+    for l in &letters {
+        let bytes =
+            letter::compose(r, gid, &game, l).map_err(|e| RefereeError::Io(e.to_string()))?;
+        spool::prepare(r, &l.name, &bytes)?;
+    }
+    for l in &letters {
+        letter::record(r, gid, &mut game, l, first_act);
+    }
+    write_game(path, game.to_json().as_bytes())?;
+    spool::release(r, via)?;
+    Ok(Some(ending.to_string()))
+}
+
+/// Drops the held messages older than [`HOLD_DAYS`]; their keys.
+pub fn expire_held(r: &Referee, now: DateTime<Utc>) -> Result<Vec<String>, RefereeError> {
+    let mut out = Vec::new();
+    for h in super::held::list(r)? {
+        if h.received + Duration::days(HOLD_DAYS) < now {
+            super::held::remove(r, &h.key)?;
+            r.log(
+                now,
+                &serde_json::json!({
+                    "time": format_time(now),
+                    "key": h.key,
+                    "outcome": format!("{}: held message dropped unconfirmed after {HOLD_DAYS} days", h.gid),
+                }),
+            );
+            out.push(h.key);
+        }
+    }
+    Ok(out)
 }
 
 fn side_of(turn: &str) -> Color {
@@ -60,8 +127,8 @@ pub fn sweep(r: &Referee, now: DateTime<Utc>) -> Result<Swept, RefereeError> {
             let game = load_game(&r.game_path(gid))?;
             let text = format!(
                 "A reminder: your deadline in this game is {}.\n\n{}",
-                format_time(deadline),
-                letter::standing(&game, turn)
+                letter::deadline_text(deadline, now),
+                letter::standing(&game, turn, now)
             );
             let l = Letter {
                 name: name.clone(),
@@ -80,7 +147,7 @@ pub fn sweep(r: &Referee, now: DateTime<Utc>) -> Result<Swept, RefereeError> {
         } else if r.settings.auto_forfeit {
             let path = r.game_path(gid);
             let _lock = lock_game(&path, StdDuration::from_secs(30))?;
-            let mut game = load_game(&path)?;
+            let game = load_game(&path)?;
             let via = hash16(format!("forfeit {gid} {} {}", row.plies, row.epoch).as_bytes());
             if game.has_via(&via) {
                 spool::release(r, &via)?;
@@ -89,29 +156,11 @@ pub fn sweep(r: &Referee, now: DateTime<Utc>) -> Result<Swept, RefereeError> {
             if game.result().is_some() || game.turn() != turn || epoch(&game) != row.epoch {
                 continue;
             }
-            let (moves, events) = (game.moves().len(), game.events().len());
-            let first_act = game.last_act() + 1;
-            let ending = match game.claim(Some(Claim::Time), Some(!turn), now) {
-                Ok(e) => e,
-                Err(_) => continue,
-            };
-            game.mark_via(moves, events, &via);
-            let said = vec![format!(
-                "the referee records a time forfeit: game over: {ending}"
-            )];
-            let letters = letter::after_acts(&game, !turn, &said, "", &via, None, now);
-            for l in &letters {
-                let bytes = letter::compose(r, gid, &game, l)
-                    .map_err(|e| RefereeError::Io(e.to_string()))?;
-                spool::prepare(r, &l.name, &bytes)?;
+            if forfeit(r, gid, &path, game, &via, None, now)?.is_some() {
+                out.forfeits.push(gid.clone());
             }
-            for l in &letters {
-                letter::record(r, gid, &mut game, l, first_act);
-            }
-            write_game(&path, game.to_json().as_bytes())?;
-            spool::release(r, &via)?;
-            out.forfeits.push(gid.clone());
         }
     }
+    out.expired = expire_held(r, now)?;
     Ok(out)
 }
