@@ -139,6 +139,9 @@ const CHECK_MARKS: [(&str, CheckMark); 3] = [
 
 /// The check mark at the start of `text`, with its length.
 pub fn check_mark_prefix(text: &str) -> Option<(CheckMark, usize)> {
+    if !text.starts_with(['+', '#']) {
+        return None;
+    }
     CHECK_MARKS
         .iter()
         .find(|(t, _)| text.starts_with(t))
@@ -166,6 +169,9 @@ pub fn castle_prefix(text: &str) -> Option<(bool, usize)> {
         ("0-0", false),
         ("o-o", false),
     ];
+    if !text.starts_with(['O', '0', 'o']) {
+        return None;
+    }
     FORMS
         .into_iter()
         .find(|(t, _)| {

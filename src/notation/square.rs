@@ -23,11 +23,17 @@ pub fn file_number(c: char) -> Option<i16> {
 /// followed by another digit; with the length read. The one definition of
 /// a rank, for [`rank`] and the plain reader.
 pub fn rank_prefix(text: &str) -> Option<(i16, usize)> {
-    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
-    if !(1..=2).contains(&digits) || text.starts_with('0') {
-        return None;
+    let digit = |i: usize| {
+        text.as_bytes()
+            .get(i)
+            .filter(|b| b.is_ascii_digit())
+            .map(|b| i16::from(b - b'0'))
+    };
+    match (digit(0), digit(1), digit(2)) {
+        (Some(1..=9), None, _) => digit(0).map(|r| (r, 1)),
+        (Some(a @ 1..=9), Some(b), None) => Some((a * 10 + b, 2)),
+        _ => None,
     }
-    Some((text[..digits].parse().ok()?, digits))
 }
 
 /// A file letter as a file number ([`file_number`]).

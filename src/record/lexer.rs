@@ -736,9 +736,14 @@ impl<'a> Iterator for LineIter<'a> {
 /// Splits glued standalone glyphs: `!`, `?`, `!!`, `??`, `!?`, `?!` as
 /// their NAG numbers (1 to 6), for a word that is only a glyph.
 pub fn glyph_nag(word: &str) -> Option<u16> {
-    NAGS.iter()
+    // Every word of a score is asked: the move glyphs begin with `!` or
+    // `?`, and are the first six of the table.
+    if !word.starts_with(['!', '?']) {
+        return None;
+    }
+    NAGS[..6]
+        .iter()
         .find(|(_, glyph, _)| *glyph == word)
-        .filter(|(n, _, _)| *n <= 6)
         .map(|(n, _, _)| *n)
 }
 

@@ -368,11 +368,13 @@ impl<R: BufRead> Chunker<R> {
         // game (the first had no moves).
         let mut tags_then_blank = false;
         let mut tags = false;
-        let mut names: Vec<String> = Vec::new();
+        // The names of the game's tags, a line each.
+        let mut names = String::new();
         if self.has_carry {
             self.has_carry = false;
             tags = true;
-            names.push(tag_name(&self.carry).to_string());
+            names.push_str(tag_name(&self.carry));
+            names.push('\n');
             chunk.text.push_str(&self.carry);
             size += self.carry.len() as u64;
             self.line += 1;
@@ -409,7 +411,7 @@ impl<R: BufRead> Chunker<R> {
             let trimmed = line.trim();
             if (skipping || !in_comment)
                 && trimmed.starts_with('[')
-                && (movetext || (tags_then_blank && names.iter().any(|n| n == tag_name(trimmed))))
+                && (movetext || (tags_then_blank && names.lines().any(|n| n == tag_name(trimmed))))
             {
                 if skipping {
                     chunk.oversize = Some(size - n as u64);
@@ -438,7 +440,8 @@ impl<R: BufRead> Chunker<R> {
             }
             tags |= is_tag;
             if is_tag {
-                names.push(tag_name(trimmed).to_string());
+                names.push_str(tag_name(trimmed));
+                names.push('\n');
             }
             tags_then_blank |= tags && trimmed.is_empty();
             if chunk.text.len() + line.len() > MAX_RECORD_BYTES || n > self.line_buf.len() {
