@@ -539,8 +539,8 @@ fn convert_writes_the_sound_games_and_names_the_unsound() {
     );
     let summary = err
         .find(&format!(
-            "postal: error: 1 of {total} games are not sound (game {bad_index}); the other {} converted",
-            total - 1
+            "postal: error: 1 of {total} games are not sound (game {bad_index} at {}:",
+            path.display()
         ))
         .expect(&err);
     assert!(err.find("mixed.pgn:").unwrap() < summary, "{err}");
@@ -566,7 +566,7 @@ fn convert_refuses_an_unsound_record_and_bad_plies() {
         .clone();
     let err = String::from_utf8(out).unwrap();
     let summary = err
-        .find("postal: error: 1 of 1 game is not sound (game 1); nothing converted")
+        .find("postal: error: 1 of 1 game is not sound (game 1 at ")
         .expect(&err);
     // The diagnostic comes before the summary that refers to it.
     let diagnostic = err.find("illegal.pgn:").expect(&err);

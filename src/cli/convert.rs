@@ -124,16 +124,26 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         } else {
             1
         };
+        // The first three named with where their first error is.
+        let mut named: Vec<String> = unsound
+            .iter()
+            .take(3)
+            .map(|(g, issue)| {
+                format!(
+                    "game {} at {path}:{}:{}: {}",
+                    g.index, issue.location.line, issue.location.column, issue.message
+                )
+            })
+            .collect();
+        if unsound.len() > 3 {
+            named.push(format!("{} more", unsound.len() - 3));
+        }
         CliError {
             message: format!(
                 "{} of {total} game{} not sound ({}); {}",
                 unsound.len(),
                 if total == 1 { " is" } else { "s are" },
-                unsound
-                    .iter()
-                    .map(|(g, _)| format!("game {}", g.index))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                named.join("; "),
                 match total - unsound.len() {
                     0 => "nothing converted".to_string(),
                     1 => "the other game converted".to_string(),
