@@ -116,12 +116,49 @@ fn address(a: &str) -> Result<Address, MailError> {
         .map_err(|e| MailError::Address(format!("{a:?}: {e}")))
 }
 
-/// A mailbox from a name and an address, both checked.
+/// A mailbox from a name and an address, both checked; the name as a
+/// mail client will show it, literally. A name holding `=?` (what a
+/// client would decode as an RFC 2047 encoded word) gets a word joiner
+/// (U+2060, invisible) after each `=`: the name is then not ASCII, so
+/// lettre encodes it whole, and it decodes to what was written, to the
+/// eye. (The subject's way, [`literal`], does not serve here: lettre
+/// writes a display name of atom characters bare only without a `9`,
+/// and encoded words inside the quotes it uses instead are not decoded.)
 pub fn mailbox(name: Option<&str>, addr: &str) -> Result<Mailbox, MailError> {
     if let Some(n) = name {
         check_name(n).map_err(|e| MailError::Address(format!("{n:?}: {e}")))?;
     }
-    Ok(Mailbox::new(name.map(str::to_string), address(addr)?))
+    let shown = name.map(|n| n.replace("=?", "=\u{2060}?"));
+    Ok(Mailbox::new(shown, address(addr)?))
+}
+
+/// Header text that a mail client shows as written. Text holding what a
+/// client would decode, an RFC 2047 encoded word (`=?utf-8?q?...?=`, say
+/// a player's name `=?utf-8?q?Ana=0D=0ABcc:_eve@example.org?=` that
+/// decodes to a line break), is itself written as base64 encoded words
+/// (RFC 2047, section 4.1), which decode to the text, `=?` and all, and
+/// nothing else; other text is left to lettre's encoder.
+pub fn literal(text: &str) -> String {
+    if !text.contains("=?") {
+        return text.to_string();
+    }
+    // Encoded words of at most 75 characters (RFC 2047, section 2): 45
+    // bytes of text a word, cut between characters.
+    let mut words = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let mut cut = rest.len().min(45);
+        while !rest.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let (chunk, tail) = rest.split_at(cut);
+        words.push(format!(
+            "=?utf-8?b?{}?=",
+            data_encoding::BASE64.encode(chunk.as_bytes())
+        ));
+        rest = tail;
+    }
+    words.join(" ")
 }
 
 /// The sender's mailbox from the settings' `from` text.
@@ -148,9 +185,9 @@ pub fn compose(n: &Notice) -> Result<Message, MailError> {
         }
     }
     let subject = if n.references.is_empty() {
-        header_text(&n.subject)
+        literal(&header_text(&n.subject))
     } else {
-        format!("Re: {}", header_text(&n.subject))
+        format!("Re: {}", literal(&header_text(&n.subject)))
     };
     let mut b = Message::builder()
         .from(sender(&n.from)?)
@@ -277,6 +314,41 @@ pub(crate) mod tests {
             let h = head(&n);
             let longest = h.split("\r\n").map(str::len).max().unwrap();
             assert!(longest <= 998, "{longest}: {h}");
+        }
+    }
+
+    /// A name or subject holding an encoded word reaches the reader as
+    /// written: every header of the message, decoded as a mail client
+    /// decodes it, holds no line break, and the subject and the names are
+    /// the text itself.
+    #[test]
+    fn encoded_words_in_names_and_subjects_are_shown_literally() {
+        let sneaky = "=?utf-8?q?Ana=0D=0ABcc:_eve@example.org?=";
+        let long = format!("{sneaky} and {} =?utf-8?b?QQ0KQg==?= é", "x".repeat(20));
+        for name in [sneaky.to_string(), long] {
+            let mut n = notice(2);
+            n.subject = game_subject(&format!("{name} v Ben"), "Swap Chess", "abc123");
+            n.to[0].name = Some(name.clone());
+            let raw = compose(&n).unwrap().formatted();
+            let parsed = mail_parser::MessageParser::default().parse(&raw).unwrap();
+            for h in parsed.headers() {
+                let text = format!("{:?}", h.value());
+                assert!(
+                    !text.contains("\\r") && !text.contains("\\n"),
+                    "{}: {text}",
+                    h.name()
+                );
+            }
+            let subject = parsed.subject().unwrap();
+            assert_eq!(
+                subject,
+                format!("Re: [postal] {name} v Ben, Swap Chess (abc123)")
+            );
+            let to = parsed.to().unwrap().first().unwrap();
+            assert_eq!(
+                to.name().map(|n| n.replace('\u{2060}', "")),
+                Some(name.clone())
+            );
         }
     }
 
