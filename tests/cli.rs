@@ -542,3 +542,52 @@ fn swap_moves_one_step_at_a_time() {
         .assert()
         .code(2);
 }
+
+/// The completions offer what a user types after a command: the
+/// variants' names, the answers of draw and take-back, the output forms.
+#[test]
+fn completions_offer_variants_answers_and_forms() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = postal()
+            .args(["completions", shell])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let script = String::from_utf8(out).unwrap();
+        for word in [
+            "gardner",
+            "swap",
+            "building",
+            "corral",
+            "disintegration",
+            "kristensen",
+            "offer",
+            "decline",
+            "request",
+            "unicode",
+            "html",
+            "png",
+        ] {
+            assert!(script.contains(word), "{shell}: {word}");
+        }
+    }
+    let out = postal()
+        .args(["completions", "bash"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let bash = String::from_utf8(out).unwrap();
+    assert!(bash.contains("chess gardner swap building corral disintegration kristensen"));
+    assert!(bash.contains("offer accept decline"));
+    assert!(bash.contains("request accept decline"));
+    // Still read leniently: a full name, in any case.
+    postal()
+        .args(["perft", "Gardner Minichess", "1"])
+        .assert()
+        .success()
+        .stdout("7\n");
+}

@@ -70,7 +70,7 @@ pub struct Args {
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<String>,
     /// The variant, overriding any Variant tag.
-    #[arg(long)]
+    #[arg(long, value_parser = super::Offered::<String>::new(super::variant_names))]
     pub variant: Option<String>,
     /// Diagram letter X stands for piece letter Y (e.g. O=P).
     #[arg(long, value_name = "X=Y")]

@@ -15,6 +15,7 @@ use std::path::Path;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The variant (see `postal variants`).
+    #[arg(value_parser = super::Offered::<String>::new(super::variant_names))]
     pub variant: String,
     /// Start from this position text instead of the start position.
     #[arg(long, value_name = "TEXT")]

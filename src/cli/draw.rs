@@ -25,7 +25,7 @@ pub struct Args {
     pub file: PathBuf,
     /// What to do (`postal draw offer FILE`, the order of earlier
     /// versions, works too).
-    #[arg(value_name = "offer|accept|decline")]
+    #[arg(value_name = "offer|accept|decline", value_parser = super::Offered::<PathBuf>::new(super::value_names::<Step>))]
     pub step: PathBuf,
     /// The side acting (default: for an offer the side to move, for an
     /// answer the side the offer was made to).

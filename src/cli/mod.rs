@@ -109,6 +109,82 @@ pub fn command() -> clap::Command {
     ))
 }
 
+/// A value taken as typed (and read later, leniently), whose shell
+/// completions and `--help` offer `names`: the variants' names (which
+/// `Variant::from_name` reads forgiving case, spaces and aliases), or an
+/// act's answers where a file may stand in the same place.
+#[derive(Clone)]
+pub struct Offered<T> {
+    names: fn() -> Vec<clap::builder::PossibleValue>,
+    value: std::marker::PhantomData<T>,
+}
+
+impl<T> Offered<T> {
+    pub fn new(names: fn() -> Vec<clap::builder::PossibleValue>) -> Offered<T> {
+        Offered {
+            names,
+            value: std::marker::PhantomData,
+        }
+    }
+}
+
+/// The variants' names, for [`Offered`].
+pub fn variant_names() -> Vec<clap::builder::PossibleValue> {
+    Variant::ALL
+        .iter()
+        .map(|v| clap::builder::PossibleValue::new(v.name()))
+        .collect()
+}
+
+/// The values of an enum, for [`Offered`].
+pub fn value_names<E: clap::ValueEnum>() -> Vec<clap::builder::PossibleValue> {
+    E::value_variants()
+        .iter()
+        .filter_map(|v| v.to_possible_value())
+        .collect()
+}
+
+/// What an [`Offered`] value is read into.
+pub trait OfferedValue: Clone + Send + Sync + Sized + 'static {
+    fn read(value: &std::ffi::OsStr) -> Option<Self>;
+}
+
+impl OfferedValue for String {
+    fn read(value: &std::ffi::OsStr) -> Option<String> {
+        value.to_str().map(str::to_string)
+    }
+}
+
+impl OfferedValue for std::path::PathBuf {
+    fn read(value: &std::ffi::OsStr) -> Option<std::path::PathBuf> {
+        Some(value.into())
+    }
+}
+
+impl<T: OfferedValue> clap::builder::TypedValueParser for Offered<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        T::read(value).ok_or_else(|| {
+            clap::builder::StringValueParser::new()
+                .parse_ref(cmd, arg, value)
+                .err()
+                .unwrap_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidUtf8))
+        })
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new((self.names)().into_iter()))
+    }
+}
+
 /// A failed command: what to print and the exit code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CliError {

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 #[command(after_help = super::mail::MAIL_HELP)]
 pub struct Args {
     /// The variant (see `postal variants`).
+    #[arg(value_parser = super::Offered::<String>::new(super::variant_names))]
     pub variant: String,
     /// The state file to create (refused if it exists); `-` writes the
     /// game to standard output.

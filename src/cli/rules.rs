@@ -7,6 +7,7 @@ use std::io::Write;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The variant (see `postal variants`).
+    #[arg(value_parser = super::Offered::<String>::new(super::variant_names))]
     pub variant: String,
 }
 

@@ -28,7 +28,7 @@ pub struct Args {
     pub file: PathBuf,
     /// What to do (`postal takeback request FILE`, the order of earlier
     /// versions, works too).
-    #[arg(value_name = "request|accept|decline")]
+    #[arg(value_name = "request|accept|decline", value_parser = super::Offered::<PathBuf>::new(super::value_names::<Step>))]
     pub step: PathBuf,
     /// The side acting (default: for a request the side to move, for an
     /// answer the side the request was made to).

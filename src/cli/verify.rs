@@ -64,7 +64,7 @@ pub struct Args {
     pub records: Vec<String>,
     /// The variant, overriding any Variant tag (default: the tag, else
     /// chess).
-    #[arg(long)]
+    #[arg(long, value_parser = super::Offered::<String>::new(super::variant_names))]
     pub variant: Option<String>,
     /// Diagram letter X stands for piece letter Y, e.g. O=P for pages that
     /// draw White pawns as O (detected when a diagram has O and no P).
