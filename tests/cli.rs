@@ -591,3 +591,49 @@ fn completions_offer_variants_answers_and_forms() {
         .success()
         .stdout("7\n");
 }
+
+/// Diagnostics are coloured on a terminal or when asked (`--color
+/// always`, `CLICOLOR_FORCE`), never when told not to (`--color never`,
+/// `NO_COLOR`) or when written to a file or a pipe, and the colours wrap
+/// the same text.
+#[test]
+fn diagnostics_are_coloured_when_asked_and_only_then() {
+    let page = format!(
+        "{}/fixtures/records/swap-chess.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut cmd = postal();
+        cmd.args(["verify", &page, "--variant", "swap"]).args(args);
+        cmd.env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        String::from_utf8(cmd.assert().success().get_output().stdout.clone()).unwrap()
+    };
+    let plain = run(&[], &[]);
+    assert!(!plain.contains('\x1b'), "a pipe gets no colour");
+    let always = run(&["--color", "always"], &[]);
+    assert!(always.contains("\x1b[1m\x1b[33mwarning\x1b[0m"), "{always}");
+    let stripped: String = {
+        let mut out = String::new();
+        let mut rest = always.as_str();
+        while let Some(i) = rest.find('\x1b') {
+            out.push_str(&rest[..i]);
+            let end = rest[i..].find('m').unwrap();
+            rest = &rest[i + end + 1..];
+        }
+        out.push_str(rest);
+        out
+    };
+    assert_eq!(stripped, plain);
+    assert!(run(&[], &[("CLICOLOR_FORCE", "1")]).contains('\x1b'));
+    assert!(!run(&["--color", "never"], &[("CLICOLOR_FORCE", "1")]).contains('\x1b'));
+    assert!(!run(&[], &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]).contains('\x1b'));
+    // The error line on standard error too.
+    postal()
+        .args(["--color", "always", "rules", "nosuch"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("\x1b[1m\x1b[31merror\x1b[0m"));
+}

@@ -3,6 +3,7 @@
 //! 2 usage, parse or I/O error). `main.rs` only calls [`main`].
 
 pub mod claim;
+pub mod colour;
 pub mod completions;
 pub mod convert;
 pub mod diagram;
@@ -39,6 +40,10 @@ use std::process::ExitCode;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Colour diagnostics: auto (on a terminal, unless NO_COLOR is set;
+    /// CLICOLOR_FORCE forces it), always or never.
+    #[arg(long, global = true, value_enum, default_value_t, value_name = "WHEN")]
+    pub color: colour::When,
 }
 
 #[derive(Subcommand, Debug)]
@@ -421,14 +426,22 @@ pub fn main() -> ExitCode {
         Err(e) => match usage_error(&e) {
             None => e.exit(),
             Some(err) => {
-                eprint!("{}", error_text(&err).unwrap_or_default());
+                print_error(&err, colour::When::Auto);
                 return ExitCode::from(err.code);
             }
         },
     };
+    let when = cli.color;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    match run(cli, &mut out) {
+    let result = if when.colours(&out) {
+        let mut styled = colour::Styled::new(&mut out);
+        let result = run(cli, &mut styled);
+        result.and_then(|()| styled.flush().map_err(CliError::stdout))
+    } else {
+        run(cli, &mut out)
+    };
+    match result {
         Ok(()) => match out.flush() {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
                 eprintln!("postal: error: <stdout>: {e}");
@@ -438,13 +451,23 @@ pub fn main() -> ExitCode {
         },
         Err(e) => {
             let _ = out.flush();
-            match error_text(&e) {
-                Some(text) => {
-                    eprint!("{text}");
-                    ExitCode::from(e.code)
-                }
-                None => ExitCode::SUCCESS,
+            print_error(&e, when);
+            match e.code {
+                0 => ExitCode::SUCCESS,
+                code => ExitCode::from(code),
             }
+        }
+    }
+}
+
+/// Writes a failed command's error on standard error, coloured as
+/// `--color` says.
+fn print_error(e: &CliError, when: colour::When) {
+    if let Some(text) = error_text(e) {
+        if when.colours(&std::io::stderr()) {
+            eprint!("{}", colour::colour_text(&text));
+        } else {
+            eprint!("{text}");
         }
     }
 }
