@@ -160,3 +160,54 @@ fn text_keeps_comments_nags_and_variations() {
         .clone();
     assert!(String::from_utf8(out).unwrap().contains("1 sound"));
 }
+
+/// `--figurine` writes the moves of text and the page with figurines,
+/// which `verify` reads back.
+#[test]
+fn figurine_output_reads_back() {
+    let text = postal()
+        .args([
+            "convert",
+            &fixture("annotated.pgn"),
+            "--game",
+            "1",
+            "--to",
+            "text",
+            "--figurine",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(text).unwrap();
+    assert!(
+        text.contains("2. ♕h5?! ♘c6 +=\n3. ♗c4 ♘f6??\n4. ♕xf7#"),
+        "{text}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("figurines.txt");
+    std::fs::write(&path, &text).unwrap();
+    postal()
+        .args(["verify", path.to_str().unwrap()])
+        .assert()
+        .code(0);
+    let page = postal()
+        .args([
+            "convert",
+            &fixture("annotated.pgn"),
+            "--to",
+            "html",
+            "--figurine",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let page = String::from_utf8(page).unwrap();
+    assert!(
+        page.contains("data-move=\"Qh5\">♕h5"),
+        "the move as data, figurines shown"
+    );
+}

@@ -163,7 +163,10 @@ fn random_games_of_every_variant_round_trip_through_pgn_and_published_text() {
             }
             for (format, text) in [
                 (Format::Pgn, writer::pgn(&game)),
-                (Format::Published, postal::render::score::score(&game, 10)),
+                (
+                    Format::Published,
+                    postal::render::score::score(&game, 10, false),
+                ),
             ] {
                 let games = read(&text, format, &Options::default());
                 assert_eq!(games.len(), 1, "{v} {format:?}\n{text}");

@@ -75,6 +75,9 @@ pub struct Args {
     /// Diagram letter X stands for piece letter Y (e.g. O=P).
     #[arg(long, value_name = "X=Y")]
     pub legend: Vec<String>,
+    /// For text and html: moves with figurines (`♘f3`) for their letters.
+    #[arg(long)]
+    pub figurine: bool,
     /// Read as PGN or as published text (default: guessed).
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
@@ -210,7 +213,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             .into_bytes(),
         Target::Text => chosen
             .iter()
-            .map(|g| render::score::score(g, 10))
+            .map(|g| render::score::score(g, 10, args.figurine))
             .collect::<Vec<_>>()
             .join("\n")
             .into_bytes(),
@@ -234,7 +237,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             if let (Some(first), Some(ply)) = (pages.first_mut(), args.ply) {
                 first.info.start_ply = ply;
             }
-            render::html::page(&pages, &render::Options::default())
+            let opts = render::Options {
+                figurines: args.figurine,
+                ..render::Options::default()
+            };
+            render::html::page(&pages, &opts)
                 .map_err(|e| CliError::rule(e.to_string()))?
                 .into_bytes()
         }

@@ -112,16 +112,41 @@ pub struct ParsedMove {
 /// The figurines of either side (`♘f3`, `♞c6`, as typeset scores and
 /// ChessBase's figurine output write them) name their piece kind too.
 pub fn piece_letter(c: char) -> Option<Role> {
-    match c {
-        '♔' | '♚' => Some(Role::King),
-        '♕' | '♛' => Some(Role::Queen),
-        '♖' | '♜' => Some(Role::Rook),
-        '♗' | '♝' => Some(Role::Bishop),
-        '♘' | '♞' => Some(Role::Knight),
-        '♙' | '♟' => Some(Role::Pawn),
-        _ if c.is_ascii_uppercase() => Role::from_char(c),
-        _ => None,
+    if c.is_ascii_uppercase() {
+        return Role::from_char(c);
     }
+    FIGURINES
+        .iter()
+        .find(|(_, white, black)| c == *white || c == *black)
+        .map(|(role, _, _)| *role)
+}
+
+/// The figurines of FIDE's pieces, White's and Black's.
+const FIGURINES: [(Role, char, char); 6] = [
+    (Role::King, '♔', '♚'),
+    (Role::Queen, '♕', '♛'),
+    (Role::Rook, '♖', '♜'),
+    (Role::Bishop, '♗', '♝'),
+    (Role::Knight, '♘', '♞'),
+    (Role::Pawn, '♙', '♟'),
+];
+
+/// A move's text with figurines for its piece letters (`♘f3`, `e8=♕`),
+/// as typeset scores print them: one set, White's outlines, for both
+/// sides. Letters of pieces without a figurine (`W`, `F`) stay.
+pub fn with_figurines(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            let figurine = c
+                .is_ascii_uppercase()
+                .then(|| Role::from_char(c))
+                .flatten()
+                .filter(|&r| r != Role::Pawn)
+                .and_then(|r| FIGURINES.iter().find(|(role, _, _)| *role == r))
+                .map(|(_, white, _)| *white);
+            figurine.unwrap_or(c)
+        })
+        .collect()
 }
 
 /// A capture mark between squares: `x`, or `:` in older texts.

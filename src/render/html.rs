@@ -19,6 +19,7 @@ use super::{check_squares, Diagram, Options};
 use crate::color::Color;
 use crate::error::PlayError;
 use crate::mv::Move;
+use crate::notation::san::with_figurines;
 use crate::piece::{Piece, Role};
 use crate::position::Position;
 use crate::record::game::{Game, PlayedMove};
@@ -387,7 +388,7 @@ struct Board {
 
 /// The moves of a game laid out: its boards (the main line's first, by
 /// ply) and the move list's HTML, each move a link to its board.
-fn lay_out(g: &PageGame) -> Result<(Vec<Board>, String), ReplayError> {
+fn lay_out(g: &PageGame, figurines: bool) -> Result<(Vec<Board>, String), ReplayError> {
     // The main line is checked move by move; the variations come from a
     // record that played them.
     let mut pos = g.start.clone();
@@ -483,11 +484,16 @@ fn lay_out(g: &PageGame) -> Result<(Vec<Board>, String), ReplayError> {
             } else {
                 String::new()
             };
+            let shown = if figurines {
+                with_figurines(&text)
+            } else {
+                text.clone()
+            };
             let _ = write!(
                 html,
                 "<a href=\"#ply={index}\" data-board=\"{index}\"{ply_attr} data-move=\"{}\">{}",
                 escape(&text),
-                escape(&text)
+                escape(&shown)
             );
             for &n in nags.iter().filter(|&&n| n <= 6) {
                 if let Some((glyph, meaning)) = nag_glyph(n) {
@@ -595,7 +601,10 @@ fn short_title(g: &PageGame, n: usize) -> String {
 /// A page of games: one, or several after an index of them. Fails on the
 /// first main-line move of a game that is not legal where it stands.
 pub fn page(games: &[PageGame], opts: &Options) -> Result<String, ReplayError> {
-    let laid: Vec<(Vec<Board>, String)> = games.iter().map(lay_out).collect::<Result<_, _>>()?;
+    let laid: Vec<(Vec<Board>, String)> = games
+        .iter()
+        .map(|g| lay_out(g, opts.figurines))
+        .collect::<Result<_, _>>()?;
     let title = match games {
         [one] => title_of(one),
         _ => format!("{} games", games.len()),

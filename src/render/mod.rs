@@ -92,6 +92,8 @@ pub struct Options {
     /// [`DEFAULT_SQUARE_PIXELS`], or [`STACK_SQUARE_PIXELS`] for a board
     /// with stacks.
     pub size: u32,
+    /// Moves in lists written with figurines (`♘f3`) for their letters.
+    pub figurines: bool,
 }
 
 impl Default for Options {
@@ -102,6 +104,7 @@ impl Default for Options {
             check: Vec::new(),
             coordinates: true,
             size: 0,
+            figurines: false,
         }
     }
 }

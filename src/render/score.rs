@@ -5,6 +5,7 @@
 
 use super::{ascii, Options};
 use crate::color::Color;
+use crate::notation::san::with_figurines;
 use crate::position::Position;
 use crate::record::game::Game;
 use crate::record::lexer::nag_glyph;
@@ -16,8 +17,9 @@ use crate::variant::Variant;
 /// numbered line each move, a diagram every `every` moves and at the end,
 /// and the result. The annotations are kept in the published style:
 /// comments and variations in parentheses where they stand, the move
-/// glyphs (`!`, `?!`, ...) after their move, other NAGs as their symbols.
-pub fn score(game: &Game, every: usize) -> String {
+/// glyphs (`!`, `?!`, ...) after their move, other NAGs as their symbols;
+/// with `figurines`, `♘f3` for `Nf3` (which `verify` reads too).
+pub fn score(game: &Game, every: usize, figurines: bool) -> String {
     let mut out = String::new();
     let name = |t: &str| game.tag(t).filter(|v| !v.is_empty() && *v != "?");
     let title = match (name("White"), name("Black")) {
@@ -79,6 +81,11 @@ pub fn score(game: &Game, every: usize) -> String {
                 plies += 1;
                 end = after.clone();
             }
+            let text = if figurines {
+                with_figurines(&text)
+            } else {
+                text
+            };
             let mut word = if number.is_empty() {
                 text
             } else {
