@@ -1796,3 +1796,129 @@ fn held_messages_expire_after_seven_days_and_end_with_the_game() {
     assert_eq!(sent[0].to(), ANA, "nothing passed on to Ben");
     assert!(names(&club.r.join("held")).is_empty());
 }
+
+/// `referee site` writes the games as a static site: an index, a page
+/// and a PGN per game, a page per player, every page whole and readable
+/// without a script; no mail address or reply token on any page, even
+/// one a player wrote in a comment. With `site` in referee.toml, `referee
+/// run` keeps it current after the messages it handles.
+#[test]
+fn the_games_as_a_web_site_without_addresses_or_tokens() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    let token = first_notice(&r).reply_to();
+    let (out, _) = receive(
+        &r,
+        &plain(
+            "ana@example.org",
+            &token,
+            "site1",
+            "e4\r\n\r\nWrite to me at ana.private@example.org",
+            "",
+        ),
+    );
+    assert!(out.contains("applied"), "{out}");
+    let www = tmp.path().join("www");
+    let out = stdout(
+        postal(NOW)
+            .args(["referee", "site"])
+            .arg(&r)
+            .arg("-o")
+            .arg(&www),
+    );
+    assert!(out.contains("wrote 1 game and 2 players"), "{out}");
+    let index = std::fs::read_to_string(www.join("index.html")).unwrap();
+    assert!(
+        index.contains("<td><a href=\"players/ana.html\">Ana</a></td>"),
+        "{index}"
+    );
+    assert!(
+        index.contains(&format!("<a href=\"games/{gid}.html\">move 1</a>")),
+        "{index}"
+    );
+    assert!(index.contains("<td>Ben</td>"), "Ben to move: {index}");
+    assert!(index.contains("2026-12-04"), "the deadline: {index}");
+    let game = std::fs::read_to_string(www.join("games").join(format!("{gid}.html"))).unwrap();
+    assert!(game.contains("data-move=\"e4\""), "the moves");
+    assert!(game.contains("<svg"), "the boards, without a script");
+    assert!(
+        game.contains("[address withheld]"),
+        "the comment, without its address"
+    );
+    let pgn = std::fs::read_to_string(www.join("games").join(format!("{gid}.pgn"))).unwrap();
+    assert!(
+        pgn.contains("[White \"Ana\"]") && pgn.contains("1. e4"),
+        "{pgn}"
+    );
+    let player = std::fs::read_to_string(www.join("players").join("ben.html")).unwrap();
+    assert!(player.contains(&format!("games/{gid}.html")), "{player}");
+    let token_part = token
+        .split('@')
+        .next()
+        .unwrap()
+        .trim_start_matches("postal+");
+    for entry in walk(&www) {
+        let text = std::fs::read_to_string(&entry).unwrap();
+        assert!(!text.contains('@'), "{} holds an address", entry.display());
+        assert!(
+            !text.contains(token_part),
+            "{} holds a token",
+            entry.display()
+        );
+        assert!(
+            !text.contains("held message") && !text.contains("confirm"),
+            "{}",
+            entry.display()
+        );
+    }
+    // Kept current by `referee run` once referee.toml names the folder.
+    let settings = r.join("referee.toml");
+    let t = std::fs::read_to_string(&settings).unwrap();
+    std::fs::write(&settings, format!("site = \"../www2\"\n{t}")).unwrap();
+    let md = tmp.path().join("inbox");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(md.join(sub)).unwrap();
+    }
+    let black = outbox(&r)
+        .into_iter()
+        .map(|(_, m)| m)
+        .rfind(|m| m.to() == "ben@example.org")
+        .unwrap()
+        .reply_to();
+    std::fs::write(
+        md.join("new").join("1.site2"),
+        plain("ben@example.org", &black, "site2", "e5", ""),
+    )
+    .unwrap();
+    let out = stdout(
+        postal(NOW)
+            .args(["referee", "run"])
+            .arg(&r)
+            .arg("--maildir")
+            .arg(&md)
+            .arg("--once"),
+    );
+    assert!(out.contains("site: 1 game in"), "{out}");
+    let game = std::fs::read_to_string(
+        tmp.path()
+            .join("www2")
+            .join("games")
+            .join(format!("{gid}.html")),
+    )
+    .unwrap();
+    assert!(game.contains("data-move=\"e5\""), "{out}");
+}
+
+/// Every file below `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

@@ -11,7 +11,7 @@ use crate::referee::inbound::MAX_READ;
 use crate::referee::index::refresh;
 use crate::referee::letter::count;
 use crate::referee::operator::{self, Decision};
-use crate::referee::{letter, maildir, spool, sweep, Referee, RefereeError};
+use crate::referee::{letter, maildir, site, spool, sweep, Referee, RefereeError};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -51,6 +51,16 @@ pub enum Sub {
     },
     /// Send deadline reminders and record time forfeits (run it hourly).
     Sweep { dir: PathBuf },
+    /// Write the games as a static web site: an index, a page and a PGN
+    /// per game, a page per player; no mail address, token or held
+    /// message on any page. `site = "www"` in referee.toml has `referee
+    /// run` keep it current.
+    Site {
+        dir: PathBuf,
+        /// The folder to write the site into (made when missing).
+        #[arg(short = 'o', long = "output", value_name = "FOLDER")]
+        output: PathBuf,
+    },
     /// List the games.
     Games {
         dir: PathBuf,
@@ -222,6 +232,9 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                 if let Some(e) = p.send_error {
                     text.push_str(&format!("sending: {e}\n"));
                 }
+                if !p.messages.is_empty() {
+                    text.extend(site::keep_current(&r, now));
+                }
                 emit(out, &text)?;
                 let _ = out.flush();
                 if once {
@@ -229,6 +242,21 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                 }
                 std::thread::sleep(std::time::Duration::from_secs(poll.max(1)));
             }
+        }
+        Sub::Site { dir, output } => {
+            let r = open(&dir)?;
+            let now = clock()?.now();
+            let w = site::write(&r, &output, now).map_err(referee_error)?;
+            let mut text = format!(
+                "wrote {} and {} to {}\n",
+                count(w.games, "game"),
+                count(w.players, "player"),
+                output.display()
+            );
+            for gid in &w.skipped {
+                text.push_str(&format!("left out {gid}: its file cannot be read\n"));
+            }
+            emit(out, &text)
         }
         Sub::Sweep { dir } => {
             let r = open(&dir)?;

@@ -58,6 +58,10 @@ pub struct Settings {
     pub trusted_authserv_ids: Vec<String>,
     #[serde(default)]
     pub mail: Config,
+    /// A folder to keep the games' web site in (`referee/site.rs`), kept
+    /// current by `referee run`; relative to the referee folder.
+    #[serde(default)]
+    pub site: Option<PathBuf>,
 }
 
 fn default_reminder() -> u32 {

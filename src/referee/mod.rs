@@ -31,6 +31,7 @@ pub mod letter;
 pub mod maildir;
 pub mod operator;
 pub mod receive;
+pub mod site;
 pub mod spool;
 pub mod sweep;
 pub mod token;

@@ -1,0 +1,282 @@
+//! A referee's games as a static web site, for their players and anyone
+//! they send the address to (`postal referee site DIR -o WWW`, and kept
+//! current by `referee run` when `site` is set in `referee.toml`):
+//!
+//! - `index.html`: every game, with its players, variant, state, whose
+//!   move it is and the deadline;
+//! - `games/GID.html`: the game's replay page (every position drawn as
+//!   SVG, the moves with their comments), and `games/GID.pgn` to
+//!   download;
+//! - `players/NAME.html`: a player's games.
+//!
+//! Every page is written whole (`files::write_atomic`: a reader never sees
+//! half a page) and is readable without JavaScript (the boards are all in
+//! the page; the script only steps through them). No page carries a mail
+//! address, a reply token or a held message: players are named by their
+//! names (or their colour), and anything in a comment that looks like an
+//! address is withheld. Any static web server serves the folder.
+
+use super::folder::{load_game, Referee};
+use super::index::refresh;
+use super::RefereeError;
+use crate::color::Color;
+use crate::files::write_atomic;
+use crate::game::state::Game;
+use crate::record::game::Game as Record;
+use crate::record::writer;
+use crate::render::html::{page, GameInfo, PageGame};
+use crate::render::svg::escape;
+use crate::render::Options;
+use chrono::{DateTime, Utc};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+
+/// What a site's writing did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    pub games: usize,
+    pub players: usize,
+    /// Games whose files could not be read (left out).
+    pub skipped: Vec<String>,
+}
+
+/// A player's name as the site shows it: the name given, else the side.
+fn shown_name(game: &Game, side: Color) -> String {
+    game.file()
+        .players
+        .get(side)
+        .name
+        .clone()
+        .filter(|n| !n.trim().is_empty())
+        .unwrap_or_else(|| side.name().to_string())
+}
+
+/// `text` with every word that looks like a mail address withheld.
+fn without_addresses(text: &str) -> String {
+    text.split_inclusive(char::is_whitespace)
+        .map(|w| {
+            let word = w.trim_end();
+            if word.contains('@') {
+                format!("[address withheld]{}", &w[word.len()..])
+            } else {
+                w.to_string()
+            }
+        })
+        .collect()
+}
+
+/// The game as a record to publish: its players by name, and no address
+/// in a tag or a comment.
+fn public_record(game: &Game) -> Record {
+    let mut record = crate::game::pgn::record(game);
+    for (name, value) in &mut record.tags {
+        match name.as_str() {
+            "White" => *value = shown_name(game, Color::White),
+            "Black" => *value = shown_name(game, Color::Black),
+            _ => *value = without_addresses(value),
+        }
+    }
+    let scrub = |list: &mut Vec<String>| {
+        for c in list.iter_mut() {
+            *c = without_addresses(c);
+        }
+    };
+    scrub(&mut record.comments);
+    for m in &mut record.moves {
+        scrub(&mut m.before);
+        scrub(&mut m.after);
+    }
+    record
+}
+
+/// A file name for a player's page: letters and digits of the name,
+/// lower case, `-` between.
+fn slug(name: &str) -> String {
+    let mut s = String::new();
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            s.push(c);
+        } else if !s.ends_with('-') && !s.is_empty() {
+            s.push('-');
+        }
+    }
+    let s = s.trim_end_matches('-').to_string();
+    if s.is_empty() {
+        "player".to_string()
+    } else {
+        s
+    }
+}
+
+const STYLE: &str = "body{font-family:system-ui,'DejaVu Sans',Arial,sans-serif;margin:1.5em;color:#222;background:#fafaf7}\
+table{border-collapse:collapse}td,th{padding:.3em .8em;border-bottom:1px solid #ddd;text-align:left}\
+th{color:#555;font-weight:600}a{color:#2f5f8a}";
+
+fn html_page(title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+<meta name=\"generator\" content=\"postal\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
+        escape(title)
+    )
+}
+
+/// One game's row in the tables.
+struct Listed {
+    gid: String,
+    white: String,
+    black: String,
+    variant: String,
+    state: String,
+    to_move: String,
+    deadline: Option<DateTime<Utc>>,
+}
+
+fn table(rows: &[&Listed], prefix: &str, now: DateTime<Utc>) -> String {
+    let mut t = String::from(
+        "<table>\n<tr><th>White</th><th>Black</th><th>Variant</th><th>State</th><th>To move</th><th>Deadline</th></tr>\n",
+    );
+    for r in rows {
+        let deadline = r.deadline.map_or(String::new(), |d| {
+            let left = d - now;
+            let words = if left.num_seconds() <= 0 {
+                "passed".to_string()
+            } else if left.num_days() >= 1 {
+                format!(
+                    "in {} day{}",
+                    left.num_days(),
+                    if left.num_days() == 1 { "" } else { "s" }
+                )
+            } else {
+                format!("in {} hours", left.num_hours().max(1))
+            };
+            format!("{} UTC ({words})", d.format("%Y-%m-%d %H:%M"))
+        });
+        let _ = writeln!(
+            t,
+            "<tr><td><a href=\"{prefix}players/{}.html\">{}</a></td><td><a href=\"{prefix}players/{}.html\">{}</a></td><td>{}</td><td><a href=\"{prefix}games/{}.html\">{}</a></td><td>{}</td><td>{}</td></tr>",
+            slug(&r.white),
+            escape(&r.white),
+            slug(&r.black),
+            escape(&r.black),
+            escape(&r.variant),
+            r.gid,
+            escape(&r.state),
+            escape(&r.to_move),
+            escape(&deadline)
+        );
+    }
+    t.push_str("</table>\n");
+    t
+}
+
+/// Writes the site of the referee folder `r` into `out`.
+pub fn write(r: &Referee, out: &Path, now: DateTime<Utc>) -> Result<Written, RefereeError> {
+    let io = |p: &Path, e: std::io::Error| RefereeError::io(p.display(), e);
+    for dir in [out.to_path_buf(), out.join("games"), out.join("players")] {
+        std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+    }
+    let (index, mut skipped) = refresh(r)?;
+    let mut listed = Vec::new();
+    for gid in index.games.keys() {
+        // Game ids are made by postal: letters and digits. Any other name
+        // in the folder is not published.
+        if !gid.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            continue;
+        }
+        let game = match load_game(&r.game_path(gid)) {
+            Ok(g) => g,
+            Err(_) => {
+                skipped.push(gid.clone());
+                continue;
+            }
+        };
+        let record = public_record(&game);
+        let mut pg = PageGame::of_record(&record);
+        pg.info = GameInfo {
+            start_ply: record.moves.len(),
+            ..GameInfo::of_record(&record)
+        };
+        let html = page(&[pg], &Options::default())
+            .map_err(|e| RefereeError::Io(format!("game {gid}: {e}")))?;
+        let html = html.replacen(
+            "<body>\n",
+            &format!(
+                "<body>\n<p><a href=\"../index.html\">All games</a> · <a href=\"{gid}.pgn\">PGN</a></p>\n"
+            ),
+            1,
+        );
+        let path = out.join("games").join(format!("{gid}.html"));
+        write_atomic(&path, html.as_bytes()).map_err(|e| io(&path, e))?;
+        let path = out.join("games").join(format!("{gid}.pgn"));
+        write_atomic(&path, writer::pgn(&record).as_bytes()).map_err(|e| io(&path, e))?;
+        let state = match game.result() {
+            Some(e) => e.to_string(),
+            None => format!("move {}", game.current().fullmove),
+        };
+        listed.push(Listed {
+            gid: gid.clone(),
+            white: shown_name(&game, Color::White),
+            black: shown_name(&game, Color::Black),
+            variant: game.variant().spec().title.to_string(),
+            to_move: if game.result().is_none() {
+                shown_name(&game, game.turn())
+            } else {
+                String::new()
+            },
+            state,
+            deadline: game.result().is_none().then(|| game.deadline()).flatten(),
+        });
+    }
+    let all: Vec<&Listed> = listed.iter().collect();
+    let body = format!(
+        "<h1>Games</h1>\n<p>{} game{}, as of {} UTC.</p>\n{}",
+        all.len(),
+        if all.len() == 1 { "" } else { "s" },
+        now.format("%Y-%m-%d %H:%M"),
+        table(&all, "", now)
+    );
+    let path = out.join("index.html");
+    write_atomic(&path, html_page("Games", &body).as_bytes()).map_err(|e| io(&path, e))?;
+    let mut players: BTreeMap<String, (String, Vec<&Listed>)> = BTreeMap::new();
+    for l in &listed {
+        for name in [&l.white, &l.black] {
+            players
+                .entry(slug(name))
+                .or_insert_with(|| (name.clone(), Vec::new()))
+                .1
+                .push(l);
+        }
+    }
+    for (slug, (name, games)) in &players {
+        let body = format!(
+            "<p><a href=\"../index.html\">All games</a></p>\n<h1>{}</h1>\n{}",
+            escape(name),
+            table(games, "../", now)
+        );
+        let path = out.join("players").join(format!("{slug}.html"));
+        write_atomic(&path, html_page(name, &body).as_bytes()).map_err(|e| io(&path, e))?;
+    }
+    Ok(Written {
+        games: listed.len(),
+        players: players.len(),
+        skipped,
+    })
+}
+
+/// After `referee run` handled messages: the site brought up to date,
+/// when `referee.toml` sets one; what to log.
+pub fn keep_current(r: &Referee, now: DateTime<Utc>) -> Option<String> {
+    let site = r.settings.site.as_ref()?;
+    let out = r.dir.join(site);
+    Some(match write(r, &out, now) {
+        Ok(w) => format!(
+            "site: {} game{} in {}\n",
+            w.games,
+            if w.games == 1 { "" } else { "s" },
+            out.display()
+        ),
+        Err(e) => format!("site: not written: {e}\n"),
+    })
+}
