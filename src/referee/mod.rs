@@ -16,12 +16,14 @@
 //! - [`index`]: the derived summary of all games, for listing and sweeping.
 //! - [`sweep`]: deadline reminders and time forfeits.
 //! - [`maildir`]: the loop over a Maildir's new messages.
+//! - [`journal`]: the IMAP loop's record of messages finished, not yet moved.
 
 pub mod command;
 pub mod extract;
 pub mod folder;
 pub mod inbound;
 pub mod index;
+pub mod journal;
 pub mod letter;
 pub mod maildir;
 pub mod receive;
