@@ -14,6 +14,7 @@
 //!   log/YYYY-MM.jsonl one line per message received
 //!   index.json        derived summary of the games (rebuilt when stale)
 //!   outbox/           a Maildir: the mail, when no transport is configured
+//!   imap/journal.json messages finished but not yet moved (src/referee/journal.rs)
 //! ```
 //!
 //! `referee.toml`:
@@ -26,6 +27,8 @@
 //! answers_per_hour = 5      # answers to one address at most (notices of moves not counted)
 //! [mail]                    # as the mail settings file (src/mail/config.rs); `from` is `address`
 //! transport = "outbox"
+//! [imap]                    # for `referee run --imap` (src/referee/imap.rs)
+//! password_command = "pass show mail/club"
 //! ```
 
 use super::RefereeError;
@@ -53,6 +56,8 @@ pub struct Settings {
     pub answers_per_hour: u32,
     #[serde(default)]
     pub mail: Config,
+    #[serde(default)]
+    pub imap: super::imap::ImapSettings,
 }
 
 fn default_reminder() -> u32 {

@@ -16,11 +16,13 @@
 //! - [`index`]: the derived summary of all games, for listing and sweeping.
 //! - [`sweep`]: deadline reminders and time forfeits.
 //! - [`maildir`]: the loop over a Maildir's new messages.
+//! - [`imap`]: the loop over an IMAP mailbox, waiting with IDLE.
 //! - [`journal`]: the IMAP loop's record of messages finished, not yet moved.
 
 pub mod command;
 pub mod extract;
 pub mod folder;
+pub mod imap;
 pub mod inbound;
 pub mod index;
 pub mod journal;
