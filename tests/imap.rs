@@ -1,0 +1,499 @@
+//! The referee on an IMAP mailbox (issue 30), against a real Dovecot on
+//! 127.0.0.1 (tests/common/dovecot.rs; `.ci/run` installs it): replies put
+//! in with IMAP APPEND, `postal referee run DIR --imap ...` waiting with
+//! IDLE or run `--once`, the connection cut, the server restarted, the
+//! mailbox recreated under a new UIDVALIDITY, 500 old messages waiting,
+//! and the referee killed with SIGKILL at random moments.
+
+mod common;
+
+use common::dovecot::{Dovecot, Imap, Proxy, PASSWORD, WAIT};
+use common::smtp::Server;
+use mail_parser::MessageParser;
+use std::collections::BTreeSet;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const NOW: &str = "2026-12-01T09:00:00Z";
+
+fn postal_cmd() -> Command {
+    let mut c = Command::new(assert_cmd::cargo::cargo_bin("postal"));
+    c.env("POSTAL_NOW", NOW)
+        .env_remove("POSTAL_TEST_FAIL_AT")
+        .env("XDG_CONFIG_HOME", "/nonexistent")
+        .env("POSTAL_IMAP_PASSWORD", PASSWORD);
+    c
+}
+
+fn run_ok(c: &mut Command) -> String {
+    let out = c.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A referee folder with one chess game between Ana and Ben; `mail` is
+/// the `[mail]` table (the outbox when `None`). Returns the folder and the
+/// game id.
+fn referee(dir: &Path, mail: Option<&str>) -> (PathBuf, String) {
+    let r = dir.join("ref");
+    run_ok(
+        postal_cmd()
+            .args(["referee", "init"])
+            .arg(&r)
+            .args(["--address", "Postal <postal@example.org>"]),
+    );
+    if let Some(m) = mail {
+        let path = r.join("referee.toml");
+        let t = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, t.replace("[mail]\ntransport = \"outbox\"\n", m)).unwrap();
+    }
+    let out = run_ok(
+        postal_cmd()
+            .args(["new", "chess", "--referee"])
+            .arg(&r)
+            .args([
+                "--white",
+                "Ana <ana@example.org>",
+                "--black",
+                "Ben <ben@example.org>",
+                "--time-control",
+                "3d",
+            ]),
+    );
+    let gid = out.split_whitespace().nth(1).unwrap().to_string();
+    (r, gid)
+}
+
+fn names(dir: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(dir)
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| !n.starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn moves(r: &Path, gid: &str) -> Vec<String> {
+    let referee = postal::referee::Referee::open(r).unwrap();
+    let game = postal::game::store::load(&referee.game_path(gid)).unwrap();
+    game.moves().iter().map(|m| m.played.clone()).collect()
+}
+
+/// A reply from the side to move, saying `command`, to the address of
+/// the game's current notice; `n` makes its Message-ID.
+fn reply(r: &Path, gid: &str, command: &str, n: &str) -> Vec<u8> {
+    let referee = postal::referee::Referee::open(r).unwrap();
+    let game = postal::game::store::load(&referee.game_path(gid)).unwrap();
+    let side = game.turn();
+    let to = postal::referee::letter::reply_address(&referee, gid, &game, side);
+    let from = if side == postal::Color::White {
+        "Ana <ana@example.org>"
+    } else {
+        "Ben <ben@example.org>"
+    };
+    format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: Re: [postal] game\r\nMessage-ID: <{n}.{}@client.example>\r\nDate: Tue, 1 Dec 2026 10:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{command}\r\n\r\n> the notice, quoted\r\n",
+        std::process::id()
+    )
+    .into_bytes()
+}
+
+/// `postal referee run --imap` in the background, its output collected.
+struct Running {
+    child: Child,
+    out: Arc<Mutex<String>>,
+}
+
+impl Running {
+    fn start(r: &Path, port: u16, extra: &[&str], env: &[(&str, &str)]) -> Running {
+        let mut c = postal_cmd();
+        c.args(["referee", "run"])
+            .arg(r)
+            .args(["--imap", &Dovecot::url(port), "--insecure-plain"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let mut child = c.spawn().unwrap();
+        let out: Arc<Mutex<String>> = Arc::default();
+        for mut pipe in [
+            Box::new(child.stdout.take().unwrap()) as Box<dyn Read + Send>,
+            Box::new(child.stderr.take().unwrap()),
+        ] {
+            let o = Arc::clone(&out);
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = pipe.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    o.lock()
+                        .unwrap()
+                        .push_str(&String::from_utf8_lossy(&buf[..n]));
+                }
+            });
+        }
+        Running { child, out }
+    }
+
+    fn output(&self) -> String {
+        self.out.lock().unwrap().clone()
+    }
+
+    /// Waits until the output holds `text` `n` times.
+    fn wait_for(&self, text: &str, n: usize) {
+        let start = Instant::now();
+        while self.output().matches(text).count() < n {
+            assert!(
+                start.elapsed() < WAIT,
+                "no {n} x {text:?} within {WAIT:?}:\n{}",
+                self.output()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// SIGTERM, and the exit status and the output.
+    fn stop(mut self) -> (ExitStatus, String) {
+        // SAFETY: kill with a pid of our own child.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
+        let status = wait_bounded(&mut self.child);
+        std::thread::sleep(Duration::from_millis(50));
+        (status, self.output())
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn wait_bounded(child: &mut Child) -> ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s;
+        }
+        if start.elapsed() > WAIT {
+            let _ = child.kill();
+            panic!("postal did not exit within {WAIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// `referee run --imap ... --once`: the exit status and the output.
+fn once(r: &Path, port: u16, env: &[(&str, &str)]) -> (ExitStatus, String) {
+    let run = Running::start(r, port, &["--once"], env);
+    let mut run = run;
+    let status = wait_bounded(&mut run.child);
+    std::thread::sleep(Duration::from_millis(20));
+    (status, run.output())
+}
+
+#[test]
+fn a_whole_game_through_imap_with_idle_and_smtp() {
+    let tmp = tempfile::tempdir().unwrap();
+    let smtp = Server::start(&[]);
+    let mail = format!(
+        "[mail]\ntransport = \"smtp\"\n[mail.smtp]\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\n",
+        smtp.port
+    );
+    let (r, gid) = referee(tmp.path(), Some(&mail));
+    assert_eq!(smtp.files().len(), 1, "the first notice goes to White");
+    let dovecot = Dovecot::start();
+    let mut imap = dovecot.client();
+    let run = Running::start(&r, dovecot.port, &[], &[]);
+    run.wait_for("imap: referee@127.0.0.1", 1);
+    let start = Instant::now();
+    let mut timings = Vec::new();
+    for (n, command) in ["f3", "1... e5", "g4", "2... Qh4#"].into_iter().enumerate() {
+        let before = smtp.files().len();
+        let raw = reply(&r, &gid, command, &format!("g{n}"));
+        let appended = Instant::now();
+        imap.append("INBOX", &raw);
+        let stored = appended.elapsed();
+        let mut applied = None;
+        while smtp.files().len() < before + 2 {
+            assert!(
+                appended.elapsed() < WAIT,
+                "no notices after {command}:\n{}",
+                run.output()
+            );
+            if applied.is_none() && run.output().matches("applied").count() > n {
+                applied = Some(appended.elapsed());
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let sent = appended.elapsed();
+        timings.push((command, stored, applied.unwrap_or(sent), sent));
+    }
+    let (status, out) = run.stop();
+    assert!(
+        status.success(),
+        "SIGTERM ends it with 0: {status:?}\n{out}"
+    );
+    for (command, stored, applied, sent) in &timings {
+        eprintln!(
+            "{command:?}: APPEND answered OK {} ms; \"applied\" printed {} ms; both notices received by SMTP {} ms",
+            stored.as_millis(),
+            applied.as_millis(),
+            sent.as_millis()
+        );
+    }
+    eprintln!("{out}");
+    assert_eq!(out.matches("applied").count(), 4, "{out}");
+    assert_eq!(moves(&r, &gid), ["f3", "e5", "g4", "Qh4#"]);
+    let last = std::fs::read(smtp.files().last().unwrap()).unwrap();
+    let text = MessageParser::default()
+        .parse(&last)
+        .unwrap()
+        .body_text(0)
+        .unwrap()
+        .into_owned();
+    assert!(text.contains("The game is over: 0-1, checkmate"), "{text}");
+    assert_eq!(imap.count("INBOX"), 0);
+    assert_eq!(imap.count("postal/done"), 4);
+    assert!(start.elapsed() < WAIT);
+}
+
+#[test]
+fn five_hundred_old_messages_and_only_the_games_reply_acted_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    let dovecot = Dovecot::start();
+    let mut imap = dovecot.client();
+    for i in 0..500 {
+        let raw = match i {
+            250 => reply(&r, &gid, "e4", "the-reply"),
+            // Not a mail message at all.
+            300 => b"\x00\x01 this is not mail\r\n".to_vec(),
+            _ if i % 7 == 0 => format!(
+                "From: news@shop.example\r\nTo: postal@example.org\r\nList-Id: <news.shop.example>\r\nMessage-ID: <n{i}@shop.example>\r\nSubject: offers {i}\r\n\r\nBuy now\r\n"
+            )
+            .into_bytes(),
+            _ if i % 11 == 0 => format!(
+                "From: ana@example.org\r\nTo: postal@example.org\r\nAuto-Submitted: auto-replied\r\nMessage-ID: <ooo{i}@example.org>\r\nSubject: away\r\n\r\nI am away\r\n"
+            )
+            .into_bytes(),
+            _ => format!(
+                "From: someone{i}@example.net\r\nTo: postal@example.org\r\nMessage-ID: <old{i}@example.net>\r\nSubject: hello {i}\r\n\r\ne4\r\n"
+            )
+            .into_bytes(),
+        };
+        imap.append("INBOX", &raw);
+    }
+    assert_eq!(imap.count("INBOX"), 500);
+    let started = Instant::now();
+    let (status, out) = once(&r, dovecot.port, &[]);
+    let took = started.elapsed();
+    assert!(status.success(), "{out}");
+    eprintln!("500 messages in {} ms", took.as_millis());
+    assert_eq!(out.matches("applied").count(), 1, "{out}");
+    assert_eq!(moves(&r, &gid), ["e4"]);
+    // The first notice and the two letters of the move; nothing else answered.
+    assert_eq!(names(&r.join("outbox/new")).len(), 3);
+    assert_eq!(imap.count("INBOX"), 0);
+    assert_eq!(imap.count("postal/done"), 499);
+    assert_eq!(imap.count("postal/unreadable"), 1);
+    assert!(
+        out.contains("not a mail message; moved to postal/unreadable"),
+        "{out}"
+    );
+    // A second run finds nothing to do.
+    let (status, out) = once(&r, dovecot.port, &[]);
+    assert!(status.success());
+    assert!(!out.contains("moved"), "{out}");
+}
+
+#[test]
+fn the_connection_cut_during_idle_and_the_server_restarted_mid_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    let mut dovecot = Dovecot::start();
+    let proxy = Proxy::start(dovecot.port);
+    let run = Running::start(&r, proxy.port, &[], &[]);
+    run.wait_for("imap: referee@", 1);
+    dovecot
+        .client()
+        .append("INBOX", &reply(&r, &gid, "e4", "c1"));
+    run.wait_for("applied", 1);
+    // Cut while it waits in IDLE: it connects again and goes on.
+    std::thread::sleep(Duration::from_millis(200));
+    proxy.cut();
+    run.wait_for("connecting again", 1);
+    dovecot
+        .client()
+        .append("INBOX", &reply(&r, &gid, "e5", "c2"));
+    run.wait_for("applied", 2);
+    // The server stopped and started again (same port, same mailbox).
+    dovecot.stop();
+    run.wait_for("connecting again", 3);
+    dovecot.start_again();
+    dovecot
+        .client()
+        .append("INBOX", &reply(&r, &gid, "Nf3", "c3"));
+    run.wait_for("applied", 3);
+    let (status, out) = run.stop();
+    assert!(status.success(), "{out}");
+    assert_eq!(moves(&r, &gid), ["e4", "e5", "Nf3"], "{out}");
+    assert_eq!(out.matches("applied").count(), 3, "{out}");
+    assert_eq!(names(&r.join("outbox/new")).len(), 7);
+    let mut imap = dovecot.client();
+    assert_eq!(imap.count("INBOX"), 0);
+    assert_eq!(imap.count("postal/done"), 3);
+}
+
+#[test]
+fn a_new_uidvalidity_rescans_and_recognises_handled_messages_by_message_id() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    let mut dovecot = Dovecot::start();
+    let first = reply(&r, &gid, "e4", "u1");
+    let uv1 = {
+        let mut imap = dovecot.client();
+        imap.append("INBOX", &first);
+        imap.uidvalidity("INBOX")
+    };
+    // Handled, journalled, and stopped before the move (as a crash would).
+    let (status, out) = once(&r, dovecot.port, &[("POSTAL_TEST_FAIL_AT", "before-move")]);
+    assert_eq!(status.code(), Some(75), "{out}");
+    assert_eq!(moves(&r, &gid), ["e4"]);
+    let journal = std::fs::read_to_string(r.join("imap/journal.json")).unwrap();
+    assert!(
+        journal.contains(&format!("\"uidvalidity\": {uv1}")),
+        "{journal}"
+    );
+    // The mailbox recreated: the message comes back under a new UIDVALIDITY.
+    dovecot.stop();
+    dovecot.remove_inbox();
+    std::thread::sleep(Duration::from_millis(1100)); // UIDVALIDITY is a time in seconds
+    dovecot.start_again();
+    let mut imap = dovecot.client();
+    imap.append("INBOX", &first);
+    imap.append("INBOX", &reply(&r, &gid, "e5", "u2"));
+    let uv2 = imap.uidvalidity("INBOX");
+    assert_ne!(uv1, uv2);
+    let (status, out) = once(&r, dovecot.port, &[]);
+    assert!(status.success(), "{out}");
+    assert!(
+        out.contains("INBOX 1: ") && out.contains("(recognised by its Message-ID)"),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("applied").count(),
+        2,
+        "the journal's outcome, and e5: {out}"
+    );
+    assert_eq!(moves(&r, &gid), ["e4", "e5"]);
+    assert_eq!(names(&r.join("outbox/new")).len(), 5);
+    assert_eq!(imap.count("INBOX"), 0);
+    assert_eq!(imap.count("postal/done"), 2);
+    let journal = std::fs::read_to_string(r.join("imap/journal.json")).unwrap();
+    assert!(!journal.contains("uidvalidity"), "{journal}");
+}
+
+#[test]
+fn without_idle_or_move_it_polls_and_copies_then_expunges() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    let dovecot = Dovecot::start_with("imap_capability = IMAP4rev1 LITERAL+ UIDPLUS");
+    let run = Running::start(&r, dovecot.port, &["--poll", "1"], &[]);
+    run.wait_for("no IDLE (polling every 1 s), no MOVE", 1);
+    let mut imap = dovecot.client();
+    imap.append("INBOX", &reply(&r, &gid, "d4", "p1"));
+    run.wait_for("applied", 1);
+    imap.append("INBOX", &reply(&r, &gid, "d5", "p2"));
+    run.wait_for("applied", 2);
+    let (status, out) = run.stop();
+    assert!(status.success(), "{out}");
+    assert_eq!(moves(&r, &gid), ["d4", "d5"]);
+    assert_eq!(imap.count("INBOX"), 0);
+    assert_eq!(imap.count("postal/done"), 2);
+}
+
+/// A tiny deterministic generator for the kill times.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+#[test]
+fn kill_9_at_random_moments_100_times_over_a_20_move_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    let dovecot = Dovecot::start();
+    let mut imap: Imap = dovecot.client();
+    let line = [
+        "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3",
+        "d6", "c3", "O-O", "h3", "Nb8", "d4", "Nbd7",
+    ];
+    let mut rng = Lcg(30);
+    let mut kills = 0;
+    // How far the killed runs got: moves they committed, and journal
+    // entries they left (finished, not moved).
+    let (mut committed_by_killed, mut journal_left) = (0, 0);
+    let started = Instant::now();
+    for (i, mv) in line.iter().enumerate() {
+        imap.append("INBOX", &reply(&r, &gid, mv, &format!("k{i}")));
+        for _ in 0..5 {
+            let mut c = postal_cmd();
+            let mut child = c
+                .args(["referee", "run"])
+                .arg(&r)
+                .args([
+                    "--imap",
+                    &Dovecot::url(dovecot.port),
+                    "--insecure-plain",
+                    "--once",
+                ])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(Duration::from_micros(rng.next(40_000)));
+            let _ = child.kill();
+            let _ = child.wait();
+            kills += 1;
+            let journal = std::fs::read_to_string(r.join("imap/journal.json")).unwrap_or_default();
+            journal_left += usize::from(journal.contains("uidvalidity"));
+        }
+        committed_by_killed += usize::from(moves(&r, &gid).len() == i + 1);
+        let (status, out) = once(&r, dovecot.port, &[]);
+        assert!(status.success(), "{out}");
+        assert_eq!(moves(&r, &gid).len(), i + 1, "after {mv}: {out}");
+    }
+    eprintln!(
+        "{kills} kills over {} moves in {} ms; {committed_by_killed} moves committed by a \
+         killed run; {journal_left} kills left a journal entry",
+        line.len(),
+        started.elapsed().as_millis()
+    );
+    assert_eq!(kills, 100);
+    assert_eq!(moves(&r, &gid), line);
+    // Each act's two letters, once each, and the first notice.
+    assert_eq!(names(&r.join("outbox/new")).len(), 2 * line.len() + 1);
+    assert!(names(&r.join("spool")).iter().all(|n| n == "prepared"));
+    assert_eq!(imap.count("INBOX"), 0);
+    assert_eq!(imap.count("postal/done"), line.len() as u32);
+}
