@@ -15,7 +15,9 @@
 //! where the server has no IDLE. A dropped connection or a restarted
 //! server is met by connecting again after 0.5 s, 1 s, 2 s, ... up to 60
 //! s; every command is bounded by a timeout (`[imap] timeout`, 60 s), so
-//! a silent network is noticed too. SIGTERM or SIGINT finish the message
+//! a silent network is noticed too. A message left for later (a game's
+//! lock busy, a full disk) or a letter not sent is tried again after
+//! `--poll` seconds rather than at the next push. SIGTERM or SIGINT finish the message
 //! at hand and end the loop (a second one exits at once).
 //!
 //! `imaps://` is TLS from the first byte (port 993), `imap://` is STARTTLS
@@ -709,18 +711,33 @@ impl Mailbox<'_> {
             folders.done
         ));
         loop {
-            let mailbox = bounded(self.timeout, "SELECT", s.select(&url.mailbox)).await?;
+            let mailbox = match bounded(self.timeout, "SELECT", s.select(&url.mailbox)).await {
+                Err(Fail::Lost(m)) if m.starts_with("no response") => {
+                    return Err(Fail::Fatal(RefereeError::Config(format!(
+                        "cannot open the mailbox {:?}: {m}",
+                        url.mailbox
+                    ))))
+                }
+                other => other?,
+            };
             self.selected = true;
             let uidvalidity = mailbox.uid_validity.unwrap_or(0);
-            self.pass(&mut s, &caps, &folders, uidvalidity).await?;
-            self.send();
+            let left = self.pass(&mut s, &caps, &folders, uidvalidity).await?;
+            let sent = self.send();
             while s.unsolicited_responses.try_recv().is_ok() {}
             if self.opts.once || self.opts.stop.load(Ordering::SeqCst) {
                 let _ = tokio::time::timeout(Duration::from_secs(5), s.logout()).await;
                 return Ok(());
             }
+            // A message left for later (a busy game) or a letter not sent
+            // is tried again after --poll seconds, not at the next push.
+            let wait = if left > 0 || !sent {
+                self.opts.poll.min(idle_renew())
+            } else {
+                idle_renew()
+            };
             if caps.idle {
-                let (back, stop) = self.idle(s).await?;
+                let (back, stop) = self.idle(s, wait).await?;
                 s = back;
                 if stop {
                     let _ = tokio::time::timeout(Duration::from_secs(5), s.logout()).await;
@@ -736,12 +753,11 @@ impl Mailbox<'_> {
         }
     }
 
-    /// Waits with IDLE until the server says something, the renewal time
-    /// comes, or a signal; returns the session and whether to stop.
-    async fn idle(&mut self, s: Sess) -> Result<(Sess, bool), Fail> {
+    /// Waits with IDLE until the server says something, `renew` has
+    /// passed, or a signal; returns the session and whether to stop.
+    async fn idle(&mut self, s: Sess, renew: Duration) -> Result<(Sess, bool), Fail> {
         let mut h = s.idle();
         bounded(self.timeout, "IDLE", h.init()).await?;
-        let renew = idle_renew();
         let woke = {
             // The server's own keepalives reset wait_with_timeout's timer,
             // so the renewal has a timer of its own.
@@ -774,26 +790,32 @@ impl Mailbox<'_> {
         Ok((s, woke))
     }
 
-    /// Sends the spool.
-    fn send(&mut self) {
+    /// Sends the spool; false when a letter is left in it.
+    fn send(&mut self) -> bool {
         match spool::drain(self.r) {
-            Ok(sent) if !sent.is_empty() => {
-                let line = format!("sent {} letters", sent.len());
-                self.say(&line)
+            Ok(sent) => {
+                if !sent.is_empty() {
+                    let line = format!("sent {} letters", sent.len());
+                    self.say(&line);
+                }
+                true
             }
-            Ok(_) => {}
-            Err(e) => self.say(&format!("sending later: {e}")),
+            Err(e) => {
+                self.say(&format!("sending later: {e}"));
+                false
+            }
         }
     }
 
-    /// One pass over the mailbox, oldest UID first.
+    /// One pass over the mailbox, oldest UID first; returns how many
+    /// messages were left for later.
     async fn pass(
         &mut self,
         s: &mut Sess,
         caps: &Caps,
         folders: &Folders,
         uidvalidity: u32,
-    ) -> Result<(), Fail> {
+    ) -> Result<usize, Fail> {
         use futures_util::TryStreamExt;
         let mailbox = self.opts.url.mailbox.clone();
         let sizes: Vec<(u32, u32)> = bounded(self.timeout, "FETCH", async {
@@ -814,9 +836,10 @@ impl Mailbox<'_> {
         sizes.dedup();
         let uids: BTreeSet<u32> = sizes.iter().map(|(u, _)| *u).collect();
         let mut keys = BTreeSet::new();
+        let mut left = 0;
         for (uid, size) in sizes {
             if self.opts.stop.load(Ordering::SeqCst) {
-                return Ok(());
+                return Ok(left);
             }
             if let Some(e) = self.journal.by_uid(&mailbox, uidvalidity, uid).cloned() {
                 keys.insert(e.key.clone());
@@ -878,6 +901,7 @@ impl Mailbox<'_> {
                     }
                     Err(e) => {
                         self.say(&format!("{mailbox} {uid}: left for later: {e}"));
+                        left += 1;
                         continue;
                     }
                 }
@@ -896,7 +920,7 @@ impl Mailbox<'_> {
             self.move_to(s, caps, folders, &entry, "").await?;
         }
         self.journal.prune(&mailbox, uidvalidity, &uids, &keys)?;
-        Ok(())
+        Ok(left)
     }
 
     /// Moves a finished message to its folder, forgets it in the journal,
