@@ -115,11 +115,18 @@ struct Running {
 
 impl Running {
     fn start(r: &Path, port: u16, extra: &[&str], env: &[(&str, &str)]) -> Running {
+        let url = Dovecot::url(port);
+        let mut args = vec!["--imap", &url, "--insecure-plain"];
+        args.extend_from_slice(extra);
+        Running::start_args(r, &args, env)
+    }
+
+    /// `referee run DIR ARGS...`.
+    fn start_args(r: &Path, args: &[&str], env: &[(&str, &str)]) -> Running {
         let mut c = postal_cmd();
         c.args(["referee", "run"])
             .arg(r)
-            .args(["--imap", &Dovecot::url(port), "--insecure-plain"])
-            .args(extra)
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         for (k, v) in env {
@@ -197,11 +204,63 @@ fn wait_bounded(child: &mut Child) -> ExitStatus {
 
 /// `referee run --imap ... --once`: the exit status and the output.
 fn once(r: &Path, port: u16, env: &[(&str, &str)]) -> (ExitStatus, String) {
-    let run = Running::start(r, port, &["--once"], env);
-    let mut run = run;
+    let url = Dovecot::url(port);
+    once_with(r, &["--imap", &url, "--insecure-plain"], env)
+}
+
+/// `referee run DIR ARGS... --once`.
+fn once_with(r: &Path, args: &[&str], env: &[(&str, &str)]) -> (ExitStatus, String) {
+    let mut args = args.to_vec();
+    args.push("--once");
+    let mut run = Running::start_args(r, &args, env);
     let status = wait_bounded(&mut run.child);
     std::thread::sleep(Duration::from_millis(20));
     (status, run.output())
+}
+
+#[test]
+fn tls_and_starttls_with_a_ca_file_and_plain_text_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    let dovecot = Dovecot::start_tls();
+    let mut imap = dovecot.client();
+    imap.append("INBOX", &reply(&r, &gid, "e4", "t1"));
+    let imaps = format!("imaps://referee@127.0.0.1:{}/INBOX", dovecot.imaps_port);
+    let starttls = format!("imap://referee@127.0.0.1:{}/INBOX", dovecot.port);
+    // The certificate is nobody's: refused until referee.toml trusts it.
+    let (status, out) = once_with(&r, &["--imap", &imaps], &[]);
+    assert_eq!(status.code(), Some(75), "{out}");
+    assert!(out.contains("certificate"), "{out}");
+    assert_eq!(moves(&r, &gid), Vec::<String>::new());
+    let settings = r.join("referee.toml");
+    let mut text = std::fs::read_to_string(&settings).unwrap();
+    text.push_str(&format!("\n[imap]\nca_file = {:?}\n", dovecot.cert_file()));
+    std::fs::write(&settings, text).unwrap();
+    let (status, out) = once_with(&r, &["--imap", &imaps], &[]);
+    assert!(status.success(), "{out}");
+    assert_eq!(moves(&r, &gid), ["e4"], "{out}");
+    imap.append("INBOX", &reply(&r, &gid, "e5", "t2"));
+    let (status, out) = once_with(&r, &["--imap", &starttls], &[]);
+    assert!(status.success(), "{out}");
+    assert_eq!(moves(&r, &gid), ["e4", "e5"], "{out}");
+    assert_eq!(imap.count("postal/done"), 2);
+    // A server without STARTTLS: imap:// is refused, not spoken in clear.
+    let plain = Dovecot::start();
+    let (status, out) = once_with(&r, &["--imap", &Dovecot::url(plain.port)], &[]);
+    assert_eq!(status.code(), Some(75), "{out}");
+    assert!(out.contains("STARTTLS refused"), "{out}");
+    // And --insecure-plain only to this machine.
+    let (status, out) = once_with(
+        &r,
+        &[
+            "--imap",
+            "imap://referee@192.0.2.1/INBOX",
+            "--insecure-plain",
+        ],
+        &[],
+    );
+    assert_eq!(status.code(), Some(2), "{out}");
+    assert!(out.contains("for a server on this machine only"), "{out}");
 }
 
 #[test]
@@ -423,6 +482,32 @@ fn without_idle_or_move_it_polls_and_copies_then_expunges() {
     assert_eq!(moves(&r, &gid), ["d4", "d5"]);
     assert_eq!(imap.count("INBOX"), 0);
     assert_eq!(imap.count("postal/done"), 2);
+}
+
+#[test]
+fn idle_renewed_often_misses_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    let dovecot = Dovecot::start();
+    // IDLE ended and started again every 0.2 s instead of 25 minutes.
+    let run = Running::start(
+        &r,
+        dovecot.port,
+        &[],
+        &[("POSTAL_TEST_IDLE_SECONDS", "0.2")],
+    );
+    run.wait_for("imap: referee@", 1);
+    let mut imap = dovecot.client();
+    for (n, mv) in ["c4", "c5", "Nc3"].into_iter().enumerate() {
+        std::thread::sleep(Duration::from_millis(450));
+        imap.append("INBOX", &reply(&r, &gid, mv, &format!("i{n}")));
+        run.wait_for("applied", n + 1);
+    }
+    let (status, out) = run.stop();
+    assert!(status.success(), "{out}");
+    assert!(!out.contains("connecting again"), "{out}");
+    assert_eq!(moves(&r, &gid), ["c4", "c5", "Nc3"]);
+    assert_eq!(imap.count("INBOX"), 0);
 }
 
 /// A tiny deterministic generator for the kill times.

@@ -55,6 +55,8 @@ fn id(flag: &str) -> String {
 pub struct Dovecot {
     child: Option<Child>,
     pub port: u16,
+    /// The TLS port ([`Dovecot::start_tls`]).
+    pub imaps_port: u16,
     pub dir: tempfile::TempDir,
     conf: PathBuf,
 }
@@ -64,9 +66,24 @@ impl Dovecot {
         Dovecot::start_with("")
     }
 
+    /// Starts Dovecot with TLS: STARTTLS on `port`, TLS on `imaps_port`,
+    /// a self-signed certificate for 127.0.0.1 (its file: `cert.pem` in
+    /// `dir`), plain text still allowed for the tests' own client.
+    pub fn start_tls() -> Dovecot {
+        Dovecot::start_inner("", true)
+    }
+
     /// Starts Dovecot with `extra` lines of configuration and waits until
     /// it answers.
     pub fn start_with(extra: &str) -> Dovecot {
+        Dovecot::start_inner(extra, false)
+    }
+
+    pub fn cert_file(&self) -> PathBuf {
+        self.dir.path().join("cert.pem")
+    }
+
+    fn start_inner(extra: &str, tls: bool) -> Dovecot {
         let dir = tempfile::tempdir().unwrap();
         let (user, group, uid) = if is_root() {
             ("nobody".to_string(), "nogroup".to_string(), 65534)
@@ -78,6 +95,22 @@ impl Dovecot {
             std::os::unix::fs::chown(dir.path(), Some(65534), Some(65534)).unwrap();
         }
         let port = free_port();
+        let imaps_port = if tls { free_port() } else { 0 };
+        let mut extra = extra.to_string();
+        if tls {
+            // rustls accepts a self-signed end-entity certificate with
+            // basicConstraints CA:FALSE and the IP as a name.
+            let mut params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_string()]).unwrap();
+            params.is_ca = rcgen::IsCa::ExplicitNoCa;
+            let key = rcgen::KeyPair::generate().unwrap();
+            let cert = params.self_signed(&key).unwrap();
+            std::fs::write(dir.path().join("cert.pem"), cert.pem()).unwrap();
+            std::fs::write(dir.path().join("key.pem"), key.serialize_pem()).unwrap();
+            let d = dir.path().display();
+            extra.push_str(&format!(
+                "ssl = yes\nssl_cert = <{d}/cert.pem\nssl_key = <{d}/key.pem\n"
+            ));
+        }
         let text = include_str!("dovecot.conf.in")
             .replace("@DIR@", &dir.path().display().to_string())
             .replace("@USER@", &user)
@@ -85,12 +118,14 @@ impl Dovecot {
             .replace("@UID@", &uid.to_string())
             .replace("@PASSWORD@", PASSWORD)
             .replace("@PORT@", &port.to_string())
-            .replace("@EXTRA@", extra);
+            .replace("@IMAPS_PORT@", &imaps_port.to_string())
+            .replace("@EXTRA@", &extra);
         let conf = dir.path().join("dovecot.conf");
         std::fs::write(&conf, text).unwrap();
         let mut d = Dovecot {
             child: None,
             port,
+            imaps_port,
             dir,
             conf,
         };
