@@ -514,6 +514,10 @@ fn idle_renewed_often_misses_nothing() {
         imap.append("INBOX", &reply(&r, &gid, mv, &format!("i{n}")));
         run.wait_for("applied", n + 1);
     }
+    // A second referee on the same folder is refused while this one runs.
+    let (status, out) = once(&r, dovecot.port, &[]);
+    assert_eq!(status.code(), Some(75), "{out}");
+    assert!(out.contains("another `referee run --imap`"), "{out}");
     let (status, out) = run.signal(libc::SIGINT);
     assert!(status.success(), "SIGINT ends it with 0 too: {out}");
     assert!(!out.contains("connecting again"), "{out}");

@@ -309,6 +309,7 @@ async fn run_loop(
     now: &dyn Fn() -> DateTime<Utc>,
     report: &mut dyn FnMut(&str),
 ) -> Result<(), RefereeError> {
+    let _lock = lock_folder(r)?;
     let mut journal = Journal::open(&r.dir)?;
     let mut backoff = BACKOFF_FIRST;
     loop {
@@ -344,6 +345,29 @@ async fn run_loop(
                 backoff = (backoff * 2).min(BACKOFF_MAX);
             }
         }
+    }
+}
+
+/// One `referee run --imap` per referee folder: two would each move
+/// the other's messages and rewrite one journal. Held while the file is
+/// open; the kernel lets go when the process ends, however it ends.
+fn lock_folder(r: &Referee) -> Result<std::fs::File, RefereeError> {
+    let dir = r.dir.join("imap");
+    std::fs::create_dir_all(&dir).map_err(|e| RefereeError::io(dir.display(), e))?;
+    let path = dir.join("run.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| RefereeError::io(path.display(), e))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(RefereeError::Busy(format!(
+            "another `referee run --imap` is working on {}",
+            r.dir.display()
+        ))),
+        Err(std::fs::TryLockError::Error(e)) => Err(RefereeError::io(path.display(), e)),
     }
 }
 
@@ -598,7 +622,8 @@ impl Mailbox<'_> {
             )
             .await
             .map_err(|e| match e {
-                Fail::Lost(m) => Fail::Fatal(RefereeError::Config(format!(
+                // The server said no (BAD or NO): it has no STARTTLS.
+                Fail::Lost(m) if m.starts_with("no response") || m.starts_with("bad response") => Fail::Fatal(RefereeError::Config(format!(
                     "{}: STARTTLS refused ({m}); use imaps://, or --insecure-plain for a server on this machine",
                     url.host
                 ))),
@@ -624,9 +649,13 @@ impl Mailbox<'_> {
         match login {
             Err(_) => Err(Fail::Lost("login: no answer".into())),
             Ok(Ok(s)) => Ok(s),
-            Ok(Err((async_imap::error::Error::No(m), _))) => Err(Fail::Fatal(
-                RefereeError::Config(format!("{}: login refused: {m}", url.host)),
-            )),
+            // RFC 5530's UNAVAILABLE is the server's trouble, not the password's.
+            Ok(Err((async_imap::error::Error::No(m), _))) if !m.contains("UNAVAILABLE") => {
+                Err(Fail::Fatal(RefereeError::Config(format!(
+                    "{}: login refused: {m}",
+                    url.host
+                ))))
+            }
             Ok(Err((e, _))) => Err(Fail::Lost(format!("login: {e}"))),
         }
     }
