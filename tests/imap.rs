@@ -387,6 +387,14 @@ fn five_hundred_old_messages_and_only_the_games_reply_acted_on() {
     let (status, out) = once(&r, dovecot.port, &[]);
     assert!(status.success());
     assert!(!out.contains("moved"), "{out}");
+    // A mailbox that is not there ends the run (no endless reconnecting).
+    let url = format!("imap://referee@127.0.0.1:{}/Nowhere", dovecot.port);
+    let mut run = Running::start_args(&r, &["--imap", &url, "--insecure-plain"], &[]);
+    let status = wait_bounded(&mut run.child);
+    std::thread::sleep(Duration::from_millis(50));
+    let out = run.output();
+    assert_eq!(status.code(), Some(75), "{out}");
+    assert!(out.contains("cannot open the mailbox \"Nowhere\""), "{out}");
 }
 
 #[test]

@@ -528,6 +528,12 @@ struct Mailbox<'a> {
     selected: bool,
 }
 
+/// Whether a lost command was the server's NO or BAD (async-imap's
+/// `Error::No` and `Error::Bad` as text), not a broken connection.
+fn said_no(message: &str) -> bool {
+    message.starts_with("no response") || message.starts_with("bad response")
+}
+
 /// Bounds a command by the timeout.
 async fn bounded<T, E: Into<Fail>>(
     d: Duration,
@@ -623,7 +629,7 @@ impl Mailbox<'_> {
             .await
             .map_err(|e| match e {
                 // The server said no (BAD or NO): it has no STARTTLS.
-                Fail::Lost(m) if m.starts_with("no response") || m.starts_with("bad response") => Fail::Fatal(RefereeError::Config(format!(
+                Fail::Lost(m) if said_no(&m) => Fail::Fatal(RefereeError::Config(format!(
                     "{}: STARTTLS refused ({m}); use imaps://, or --insecure-plain for a server on this machine",
                     url.host
                 ))),
@@ -687,7 +693,7 @@ impl Mailbox<'_> {
                 // Another client may have made it meanwhile.
                 if !bounded(self.timeout, "LIST", exists(s, &quoted)).await? {
                     return Err(match e {
-                        Fail::Lost(m) => Fail::Fatal(RefereeError::Config(format!(
+                        Fail::Lost(m) if said_no(&m) => Fail::Fatal(RefereeError::Config(format!(
                             "cannot make the folder {name:?}: {m}"
                         ))),
                         f => f,
@@ -741,7 +747,7 @@ impl Mailbox<'_> {
         ));
         loop {
             let mailbox = match bounded(self.timeout, "SELECT", s.select(&url.mailbox)).await {
-                Err(Fail::Lost(m)) if m.starts_with("no response") => {
+                Err(Fail::Lost(m)) if said_no(&m) => {
                     return Err(Fail::Fatal(RefereeError::Config(format!(
                         "cannot open the mailbox {:?}: {m}",
                         url.mailbox
