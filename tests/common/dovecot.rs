@@ -94,8 +94,6 @@ impl Dovecot {
         if is_root() {
             std::os::unix::fs::chown(dir.path(), Some(65534), Some(65534)).unwrap();
         }
-        let port = free_port();
-        let imaps_port = if tls { free_port() } else { 0 };
         let mut extra = extra.to_string();
         if tls {
             // rustls accepts a self-signed end-entity certificate with
@@ -111,29 +109,41 @@ impl Dovecot {
                 "ssl = yes\nssl_cert = <{d}/cert.pem\nssl_key = <{d}/key.pem\n"
             ));
         }
-        let text = include_str!("dovecot.conf.in")
-            .replace("@DIR@", &dir.path().display().to_string())
-            .replace("@USER@", &user)
-            .replace("@GROUP@", &group)
-            .replace("@UID@", &uid.to_string())
-            .replace("@PASSWORD@", PASSWORD)
-            .replace("@PORT@", &port.to_string())
-            .replace("@IMAPS_PORT@", &imaps_port.to_string())
-            .replace("@EXTRA@", &extra);
         let conf = dir.path().join("dovecot.conf");
-        std::fs::write(&conf, text).unwrap();
         let mut d = Dovecot {
             child: None,
-            port,
-            imaps_port,
+            port: 0,
+            imaps_port: 0,
             dir,
             conf,
         };
-        d.spawn();
-        d
+        // A free port may be taken by another test between its choice and
+        // Dovecot's bind: then choose again.
+        let mut failure = String::new();
+        for _ in 0..3 {
+            d.port = free_port();
+            d.imaps_port = if tls { free_port() } else { 0 };
+            let text = include_str!("dovecot.conf.in")
+                .replace("@DIR@", &d.dir.path().display().to_string())
+                .replace("@USER@", &user)
+                .replace("@GROUP@", &group)
+                .replace("@UID@", &uid.to_string())
+                .replace("@PASSWORD@", PASSWORD)
+                .replace("@PORT@", &d.port.to_string())
+                .replace("@IMAPS_PORT@", &d.imaps_port.to_string())
+                .replace("@EXTRA@", &extra);
+            std::fs::write(&d.conf, text).unwrap();
+            match d.spawn() {
+                Ok(()) => return d,
+                Err(e) => failure = e,
+            }
+        }
+        panic!("{failure}");
     }
 
-    fn spawn(&mut self) {
+    /// Starts the master and waits until it answers; an error when it
+    /// exited (a port taken, a bad configuration).
+    fn spawn(&mut self) -> Result<(), String> {
         let bin = dovecot_binary();
         let mut cmd = if is_root() {
             let mut c = Command::new("setpriv");
@@ -160,7 +170,7 @@ impl Dovecot {
                 s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
                 let _ = BufReader::new(s).read_line(&mut line);
                 if line.starts_with("* OK") {
-                    return;
+                    return Ok(());
                 }
             }
             if let Some(Ok(Some(status))) = self.child.as_mut().map(|c| c.try_wait()) {
@@ -172,7 +182,7 @@ impl Dovecot {
                     .stderr
                     .unwrap()
                     .read_to_string(&mut err);
-                panic!("Dovecot exited ({status}): {err}\n{}", self.log());
+                return Err(format!("Dovecot exited ({status}): {err}\n{}", self.log()));
             }
             assert!(
                 start.elapsed() < WAIT,
@@ -217,7 +227,9 @@ impl Dovecot {
     }
 
     pub fn start_again(&mut self) {
-        self.spawn();
+        if let Err(e) = self.spawn() {
+            panic!("{e}");
+        }
     }
 
     /// Removes INBOX's files (Dovecot will not delete INBOX itself), so
