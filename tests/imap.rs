@@ -503,6 +503,94 @@ fn without_idle_or_move_it_polls_and_copies_then_expunges() {
     assert_eq!(imap.count("postal/done"), 2);
 }
 
+/// An OAuth 2 introspection endpoint on 127.0.0.1 for Dovecot's oauth2
+/// passdb: `Authorization: Bearer TOKEN` with the one good token gets the
+/// user's name, anything else 401.
+fn introspection(good: &'static str) -> u16 {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(mut conn) = conn else { continue };
+            let mut reader = BufReader::new(conn.try_clone().unwrap());
+            let mut authorized = false;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
+                    break;
+                }
+                authorized |= line
+                    .trim()
+                    .eq_ignore_ascii_case(&format!("authorization: bearer {good}"));
+            }
+            let (status, body) = if authorized {
+                ("200 OK", r#"{"email":"referee","active":true}"#)
+            } else {
+                ("401 Unauthorized", r#"{"error":"invalid_token"}"#)
+            };
+            let _ = write!(
+                conn,
+                "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    port
+}
+
+#[test]
+fn xoauth2_with_a_token_from_token_command() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    // Dovecot's auth process (nobody, when the tests run as root) reads this.
+    let oauth = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(oauth.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let args = oauth.path().join("oauth2.conf");
+    std::fs::write(
+        &args,
+        format!(
+            "introspection_mode = auth\nintrospection_url = http://127.0.0.1:{}/userinfo\nusername_attribute = email\n",
+            introspection("good-token")
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&args, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let dovecot = Dovecot::start_with(&format!(
+        "auth_mechanisms = plain login xoauth2\npassdb {{\n  driver = oauth2\n  mechanisms = xoauth2\n  args = {}\n}}\n",
+        args.display()
+    ));
+    dovecot
+        .client()
+        .append("INBOX", &reply(&r, &gid, "e4", "x1"));
+    let settings = r.join("referee.toml");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    std::fs::write(
+        &settings,
+        format!("{text}\n[imap]\ntoken_command = \"echo good-token\"\n"),
+    )
+    .unwrap();
+    let (status, out) = once(&r, dovecot.port, &[]);
+    assert!(status.success(), "{out}\n{}", dovecot.log());
+    assert_eq!(moves(&r, &gid), ["e4"]);
+    assert!(
+        dovecot.log().contains("method=XOAUTH2"),
+        "{}",
+        dovecot.log()
+    );
+    // A token the provider refuses: no login (Dovecot calls it a temporary
+    // failure, so the run ends with 75 and is tried again later).
+    std::fs::write(
+        &settings,
+        format!("{text}\n[imap]\ntoken_command = \"echo stale-token\"\n"),
+    )
+    .unwrap();
+    let (status, out) = once(&r, dovecot.port, &[]);
+    assert_eq!(status.code(), Some(75), "{out}");
+    assert!(out.contains("login"), "{out}");
+}
+
 #[test]
 fn idle_renewed_often_misses_nothing() {
     let tmp = tempfile::tempdir().unwrap();
