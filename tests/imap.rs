@@ -485,12 +485,15 @@ fn a_new_uidvalidity_rescans_and_recognises_handled_messages_by_message_id() {
 }
 
 #[test]
-fn without_idle_or_move_it_polls_and_copies_then_expunges() {
+fn without_idle_or_move_it_polls_copies_and_uses_the_servers_separator() {
     let tmp = tempfile::tempdir().unwrap();
     let (r, gid) = referee(tmp.path(), None);
-    let dovecot = Dovecot::start_with("imap_capability = IMAP4rev1 LITERAL+ UIDPLUS");
+    // Also Dovecot's own Maildir separator, ".", which refuses "postal/done".
+    let dovecot = Dovecot::start_with(
+        "imap_capability = IMAP4rev1 LITERAL+ UIDPLUS\nnamespace inbox {\n  separator = .\n}\n",
+    );
     let run = Running::start(&r, dovecot.port, &["--poll", "1"], &[]);
-    run.wait_for("no IDLE (polling every 1 s), no MOVE", 1);
+    run.wait_for("no IDLE (polling every 1 s), no MOVE (COPY and EXPUNGE); finished mail goes to postal.done", 1);
     let mut imap = dovecot.client();
     imap.append("INBOX", &reply(&r, &gid, "d4", "p1"));
     run.wait_for("applied", 1);
@@ -500,7 +503,7 @@ fn without_idle_or_move_it_polls_and_copies_then_expunges() {
     assert!(status.success(), "{out}");
     assert_eq!(moves(&r, &gid), ["d4", "d5"]);
     assert_eq!(imap.count("INBOX"), 0);
-    assert_eq!(imap.count("postal/done"), 2);
+    assert_eq!(imap.count("postal.done"), 2);
 }
 
 /// An OAuth 2 introspection endpoint on 127.0.0.1 for Dovecot's oauth2
