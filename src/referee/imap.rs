@@ -238,13 +238,31 @@ pub fn stop_on_signals() -> Result<Arc<AtomicBool>, RefereeError> {
 enum Fail {
     /// The connection or the server: connect again after a pause.
     Lost(String),
+    /// The server answered a command with NO or BAD: where that means the
+    /// settings are wrong (no such mailbox, no STARTTLS) the caller makes
+    /// it [`Fail::Fatal`]; elsewhere it is met like [`Fail::Lost`].
+    Refused(String),
     /// Settings, credentials, the referee folder: stop.
     Fatal(RefereeError),
 }
 
+/// The server's own words in async-imap's NO or BAD text (`code: None,
+/// info: Some("...")`), else the text as it is.
+fn server_text(m: &str) -> String {
+    m.split_once("info: Some(\"")
+        .and_then(|(_, rest)| rest.rsplit_once("\")"))
+        .map(|(info, _)| info.replace("\\\"", "\""))
+        .unwrap_or_else(|| m.to_string())
+}
+
 impl From<async_imap::error::Error> for Fail {
     fn from(e: async_imap::error::Error) -> Fail {
-        Fail::Lost(e.to_string())
+        use async_imap::error::Error;
+        match e {
+            Error::No(m) => Fail::Refused(format!("NO {}", server_text(&m))),
+            Error::Bad(m) => Fail::Refused(format!("BAD {}", server_text(&m))),
+            e => Fail::Lost(e.to_string()),
+        }
     }
 }
 
@@ -328,10 +346,10 @@ async fn run_loop(
         match m.session().await {
             Ok(()) => return Ok(()),
             Err(Fail::Fatal(e)) => return Err(e),
-            Err(Fail::Lost(e)) if opts.once => {
+            Err(Fail::Lost(e) | Fail::Refused(e)) if opts.once => {
                 return Err(RefereeError::Io(format!("imap: {e}")));
             }
-            Err(Fail::Lost(e)) => {
+            Err(Fail::Lost(e) | Fail::Refused(e)) => {
                 if m.selected {
                     backoff = BACKOFF_FIRST;
                 }
@@ -528,12 +546,6 @@ struct Mailbox<'a> {
     selected: bool,
 }
 
-/// Whether a lost command was the server's NO or BAD (async-imap's
-/// `Error::No` and `Error::Bad` as text), not a broken connection.
-fn said_no(message: &str) -> bool {
-    message.starts_with("no response") || message.starts_with("bad response")
-}
-
 /// Bounds a command by the timeout.
 async fn bounded<T, E: Into<Fail>>(
     d: Duration,
@@ -629,7 +641,7 @@ impl Mailbox<'_> {
             .await
             .map_err(|e| match e {
                 // The server said no (BAD or NO): it has no STARTTLS.
-                Fail::Lost(m) if said_no(&m) => Fail::Fatal(RefereeError::Config(format!(
+                Fail::Refused(m) => Fail::Fatal(RefereeError::Config(format!(
                     "{}: STARTTLS refused ({m}); use imaps://, or --insecure-plain for a server on this machine",
                     url.host
                 ))),
@@ -658,10 +670,15 @@ impl Mailbox<'_> {
             // RFC 5530's UNAVAILABLE is the server's trouble, not the password's.
             Ok(Err((async_imap::error::Error::No(m), _))) if !m.contains("UNAVAILABLE") => {
                 Err(Fail::Fatal(RefereeError::Config(format!(
-                    "{}: login refused: {m}",
-                    url.host
+                    "{}: login refused: {}",
+                    url.host,
+                    server_text(&m)
                 ))))
             }
+            Ok(Err((async_imap::error::Error::No(m), _))) => Err(Fail::Lost(format!(
+                "login: the server is unavailable: {}",
+                server_text(&m)
+            ))),
             Ok(Err((e, _))) => Err(Fail::Lost(format!("login: {e}"))),
         }
     }
@@ -693,7 +710,7 @@ impl Mailbox<'_> {
                 // Another client may have made it meanwhile.
                 if !bounded(self.timeout, "LIST", exists(s, &quoted)).await? {
                     return Err(match e {
-                        Fail::Lost(m) if said_no(&m) => Fail::Fatal(RefereeError::Config(format!(
+                        Fail::Refused(m) => Fail::Fatal(RefereeError::Config(format!(
                             "cannot make the folder {name:?}: {m}"
                         ))),
                         f => f,
@@ -747,7 +764,7 @@ impl Mailbox<'_> {
         ));
         loop {
             let mailbox = match bounded(self.timeout, "SELECT", s.select(&url.mailbox)).await {
-                Err(Fail::Lost(m)) if said_no(&m) => {
+                Err(Fail::Refused(m)) => {
                     return Err(Fail::Fatal(RefereeError::Config(format!(
                         "cannot open the mailbox {:?}: {m}",
                         url.mailbox
@@ -1063,6 +1080,15 @@ mod tests {
         assert!(Url::parse("pop3://a@h", false).is_err());
         assert!(Url::parse("imaps://h/INBOX", false).is_err());
         assert!(Url::parse("imaps://a@h/Entw%C3%BCrfe", false).is_err());
+    }
+
+    #[test]
+    fn the_servers_words_are_kept_from_async_imaps_text() {
+        assert_eq!(
+            server_text(r#"code: None, info: Some("[UNAVAILABLE] Temporary \"auth\" failure.")"#),
+            r#"[UNAVAILABLE] Temporary "auth" failure."#
+        );
+        assert_eq!(server_text("outcome: x"), "outcome: x");
     }
 
     #[test]
