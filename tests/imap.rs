@@ -436,6 +436,36 @@ fn the_connection_cut_during_idle_and_the_server_restarted_mid_game() {
 }
 
 #[test]
+fn a_crash_between_journal_and_move_is_finished_without_reading_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    let dovecot = Dovecot::start();
+    let mut imap = dovecot.client();
+    imap.append("INBOX", &reply(&r, &gid, "e4", "j1"));
+    let (status, out) = once(&r, dovecot.port, &[("POSTAL_TEST_FAIL_AT", "before-move")]);
+    assert_eq!(status.code(), Some(75), "{out}");
+    assert_eq!(imap.count("INBOX"), 1, "not moved yet");
+    let (status, out) = once(&r, dovecot.port, &[]);
+    assert!(status.success(), "{out}");
+    assert!(
+        out.contains("INBOX 1: ") && out.contains("moved to postal/done (finished before)"),
+        "{out}"
+    );
+    assert_eq!(moves(&r, &gid), ["e4"]);
+    assert_eq!(imap.count("INBOX"), 0);
+    assert_eq!(imap.count("postal/done"), 1);
+    // The pipeline read it once: one line of its own in the log, one of
+    // the IMAP loop's.
+    let log = names(&r.join("log"))
+        .into_iter()
+        .map(|n| std::fs::read_to_string(r.join("log").join(n)).unwrap())
+        .collect::<String>();
+    let received = log.lines().filter(|l| !l.contains("\"imap\"")).count();
+    assert_eq!(received, 1, "{log}");
+    assert_eq!(log.lines().count(), 2, "{log}");
+}
+
+#[test]
 fn a_new_uidvalidity_rescans_and_recognises_handled_messages_by_message_id() {
     let tmp = tempfile::tempdir().unwrap();
     let (r, gid) = referee(tmp.path(), None);
