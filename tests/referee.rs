@@ -1882,7 +1882,7 @@ fn the_games_as_a_web_site_without_addresses_or_tokens() {
     let black = outbox(&r)
         .into_iter()
         .map(|(_, m)| m)
-        .rfind(|m| m.to() == "ben@example.org")
+        .find(|m| m.to() == "ben@example.org" && m.text().contains("1. e4"))
         .unwrap()
         .reply_to();
     std::fs::write(

@@ -38,14 +38,28 @@ pub enum Sub {
     /// address), and mail the side to move.
     Adopt { dir: PathBuf, file: PathBuf },
     /// Process the messages in a Maildir's new/ (each moved to cur/ once
-    /// done) and send the spool; with --once a single pass.
+    /// done), or in an IMAP mailbox (each moved to postal/done once done,
+    /// waiting with IDLE), and send the spool; with --once a single pass.
+    /// SIGTERM or SIGINT end an --imap run after the message at hand.
     Run {
         dir: PathBuf,
-        #[arg(long, value_name = "PATH")]
-        maildir: PathBuf,
+        #[arg(
+            long,
+            value_name = "PATH",
+            required_unless_present = "imap",
+            conflicts_with = "imap"
+        )]
+        maildir: Option<PathBuf>,
+        /// imaps://USER@HOST[:PORT]/MAILBOX (imap:// for STARTTLS); the
+        /// password from POSTAL_IMAP_PASSWORD or [imap] in DIR/referee.toml.
+        #[arg(long, value_name = "URL")]
+        imap: Option<String>,
+        /// Allow imap:// without TLS, to a server on this machine only.
+        #[arg(long, requires = "imap")]
+        insecure_plain: bool,
         #[arg(long)]
         once: bool,
-        /// Seconds between passes.
+        /// Seconds between passes (with --imap, where the server has no IDLE).
         #[arg(long, value_name = "SECONDS", default_value_t = 30)]
         poll: u64,
     },
@@ -212,10 +226,16 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         Sub::Run {
             dir,
             maildir: md,
+            imap,
+            insecure_plain,
             once,
             poll,
         } => {
             let r = open(&dir)?;
+            let Some(md) = md else {
+                let url = imap.unwrap_or_default();
+                return run_imap(&r, &url, insecure_plain, once, poll, out);
+            };
             loop {
                 let now = clock()?.now();
                 let p = maildir::pass(&r, &md, now).map_err(tempfail)?;
@@ -406,6 +426,30 @@ fn decide(dir: &Path, gid: &str, d: Decision, out: &mut dyn Write) -> Result<(),
     let said = operator::decide(&r, gid, &d, now).map_err(referee_error)?;
     let sent = spool::drain(&r).map(|s| s.len()).unwrap_or(0);
     emit(out, &format!("{said}\nsent {}\n", count(sent, "letter")))
+}
+
+/// `postal referee run DIR --imap URL` (src/referee/imap.rs).
+fn run_imap(
+    r: &Referee,
+    url: &str,
+    insecure_plain: bool,
+    once: bool,
+    poll: u64,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    use crate::referee::imap;
+    let opts = imap::Options {
+        url: imap::Url::parse(url, insecure_plain).map_err(referee_error)?,
+        once,
+        poll: std::time::Duration::from_secs(poll.max(1)),
+        stop: imap::stop_on_signals().map_err(tempfail)?,
+    };
+    let clock = clock()?;
+    let mut report = |line: &str| {
+        let _ = out.write_all(format!("{line}\n").as_bytes());
+        let _ = out.flush();
+    };
+    imap::run(r, &opts, &|| clock.now(), &mut report).map_err(tempfail)
 }
 
 /// `postal receive --referee DIR [MESSAGE]`.

@@ -14,6 +14,7 @@
 //!   log/YYYY-MM.jsonl one line per message received
 //!   index.json        derived summary of the games (rebuilt when stale)
 //!   outbox/           a Maildir: the mail, when no transport is configured
+//!   imap/journal.json messages finished but not yet moved (src/referee/journal.rs)
 //! ```
 //!
 //! `referee.toml`:
@@ -27,6 +28,8 @@
 //! trusted_authserv_ids = [] # whose Authentication-Results are read (empty: the topmost)
 //! [mail]                    # as the mail settings file (src/mail/config.rs); `from` is `address`
 //! transport = "outbox"
+//! [imap]                    # for `referee run --imap` (src/referee/imap.rs)
+//! password_command = "pass show mail/club"
 //! ```
 
 use super::RefereeError;
@@ -62,6 +65,8 @@ pub struct Settings {
     /// current by `referee run`; relative to the referee folder.
     #[serde(default)]
     pub site: Option<PathBuf>,
+    #[serde(default)]
+    pub imap: super::imap::ImapSettings,
 }
 
 fn default_reminder() -> u32 {

@@ -19,14 +19,18 @@
 //! - [`sweep`]: deadline reminders and time forfeits.
 //! - [`maildir`]: the loop over a Maildir's new messages.
 //! - [`operator`]: the operator's adjudication, extension and abort.
+//! - [`imap`]: the loop over an IMAP mailbox, waiting with IDLE.
+//! - [`journal`]: the IMAP loop's record of messages finished, not yet moved.
 
 pub mod command;
 pub mod extract;
 pub mod folder;
 pub mod held;
 pub mod html;
+pub mod imap;
 pub mod inbound;
 pub mod index;
+pub mod journal;
 pub mod letter;
 pub mod maildir;
 pub mod operator;

@@ -3,6 +3,7 @@
 //! legal moves as text. Each binary uses some of them.
 #![allow(dead_code)]
 
+pub mod dovecot;
 pub mod smtp;
 
 use assert_cmd::Command;

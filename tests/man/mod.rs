@@ -171,6 +171,13 @@ or a password_command. It is never stored in a file.",
             "Without XDG_CONFIG_HOME, the settings are ~/.config/postal/config.toml.",
         ));
     }
+    if name == "referee" || name.is_empty() {
+        out.push((
+            "POSTAL_IMAP_PASSWORD",
+            "The IMAP password of referee run \\-\\-imap, unless [imap] in referee.toml has \
+a password_command or a token_command (XOAUTH2). It is never stored in a file.",
+        ));
+    }
     out.push((
         "NO_COLOR",
         "When set, help and usage errors are printed without colour (CLICOLOR=0 does the \
