@@ -490,8 +490,8 @@ impl<'a> Ctx<'a> {
     }
 
     /// A message to the referee that names no game: one answer on how to
-    /// play, to its sender, once a day at most (auto-replies, bounces and
-    /// list mail never get here).
+    /// play, to its sender, once a day at most and a few an hour in all
+    /// (auto-replies, bounces and list mail never get here).
     fn how_to_play(&self) -> Result<Outcome, RefereeError> {
         let r = self.r;
         if !self.msg.recipients.iter().any(|a| is_referee_address(r, a)) {
@@ -501,7 +501,13 @@ impl<'a> Ctx<'a> {
             return Ok(ignored("no From address"));
         };
         let why = "it names no game: told how to play";
-        if !within_rate(r, &format!("how-to {from}"), 1, 86_400, self.now)? {
+        // Once a day to an address, and answers_per_hour an hour in all:
+        // a mailbox full of strangers' mail (an old one at a referee's
+        // first start, a spam run) makes a few answers, not a flood.
+        let all = r.settings.answers_per_hour as usize;
+        if !within_rate(r, &format!("how-to {from}"), 1, 86_400, self.now)?
+            || !within_rate(r, "how-to, all", all, 3_600, self.now)?
+        {
             self.mark_seen()?;
             return Ok(Outcome::Answered {
                 gid: None,
