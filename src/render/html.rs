@@ -45,13 +45,14 @@ pub struct GameInfo {
 
 impl GameInfo {
     /// The heading of a record's game from its tags: the players, then
-    /// the event, site, date and round, leaving out those not known
-    /// (`?`, `????.??.??`), and the time control in words.
+    /// the event, site, date and round, leaving out those not known or
+    /// not applicable (`?`, `????.??.??`, `-`), and the time control in
+    /// words.
     pub fn of_record(game: &Game) -> GameInfo {
         let known = |name: &str| {
             game.tag(name)
                 .map(str::trim)
-                .filter(|v| !v.is_empty() && v.chars().any(|c| c != '?' && c != '.'))
+                .filter(|v| v.chars().any(|c| !matches!(c, '?' | '.' | '-')))
         };
         let mut details = Vec::new();
         let place: Vec<&str> = ["Event", "Site"].into_iter().filter_map(known).collect();
