@@ -916,3 +916,47 @@ fn a_player_without_an_address_cannot_be_mailed() {
         .code(1)
         .stderr(predicates::str::contains("White has no mail address"));
 }
+
+/// Names holding RFC 2047 encoded words (what a mail client would decode
+/// into a line break) reach the readers of every notice of a game as
+/// written: each header of each letter, decoded as a client decodes it,
+/// holds no line break, and the subject shows the name itself.
+#[test]
+fn every_notice_header_decodes_without_a_line_break() {
+    let dir = tempfile::tempdir().unwrap();
+    let sneaky = "=?utf-8?q?Ana=0D=0ABcc:_eve@example.org?=";
+    let white = format!("{sneaky} <ana@example.org>");
+    let black = "=?utf-8?b?QmVuDQpCY2M6IGV2ZUBleGFtcGxlLm9yZw==?= <ben@example.org>";
+    let run = |args: &[&str]| {
+        postal(dir.path()).args(args).assert().success();
+    };
+    run(&[
+        "new", "chess", "-o", "g.json", "--white", &white, "--black", black, "--mail",
+    ]);
+    run(&["move", "g.json", "e4", "--mail"]);
+    run(&["draw", "g.json", "offer", "--mail"]);
+    run(&["draw", "g.json", "decline", "--mail"]);
+    run(&["move", "g.json", "e5", "--mail"]);
+    run(&["resign", "g.json", "--as", "white", "--mail"]);
+    let new = dir.path().join("outbox").join("new");
+    let letters: Vec<PathBuf> = std::fs::read_dir(&new)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(letters.len() >= 6, "{} letters", letters.len());
+    for path in letters {
+        let raw = std::fs::read(&path).unwrap();
+        let msg = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        for h in msg.headers() {
+            let value = format!("{:?}", h.value());
+            assert!(
+                !value.contains("\\r") && !value.contains("\\n"),
+                "{}: {}: {value}",
+                path.display(),
+                h.name()
+            );
+        }
+        let subject = msg.subject().unwrap();
+        assert!(subject.contains(sneaky), "{subject}");
+    }
+}
