@@ -387,6 +387,21 @@ struct Board {
     line: usize,
 }
 
+impl Board {
+    /// A board of `pos`, not yet placed in a line.
+    fn new(pos: Position) -> Board {
+        Board {
+            pos,
+            last_move: None,
+            label: None,
+            ply: None,
+            prev: None,
+            next: None,
+            line: 0,
+        }
+    }
+}
+
 /// The moves of a game laid out: its boards (the main line's first, by
 /// ply) and the move list's HTML, each move a link to its board.
 fn lay_out(g: &PageGame, figurines: bool) -> Result<(Vec<Board>, String), ReplayError> {
@@ -399,26 +414,12 @@ fn lay_out(g: &PageGame, figurines: bool) -> Result<(Vec<Board>, String), Replay
             .map_err(|error| ReplayError { ply: i + 1, error })?;
     }
     let mut boards = vec![Board {
-        pos: g.start.clone(),
-        last_move: None,
-        label: None,
         ply: Some(0),
-        prev: None,
-        next: None,
-        line: 0,
+        ..Board::new(g.start.clone())
     }];
     let main = g.moves.len();
     // Room for the main line first: ply `i` is board `i`.
-    let mut next_free = main + 1;
-    boards.resize_with(main + 1, || Board {
-        pos: g.start.clone(),
-        last_move: None,
-        label: None,
-        ply: None,
-        prev: None,
-        next: None,
-        line: 0,
-    });
+    boards.resize_with(main + 1, || Board::new(g.start.clone()));
     let mut html = String::new();
     for c in &g.comments {
         let _ = write!(html, "<span class=\"comment\">{}</span> ", escape(c));
@@ -448,17 +449,8 @@ fn lay_out(g: &PageGame, figurines: bool) -> Result<(Vec<Board>, String), Replay
                 ply += 1;
                 ply
             } else {
-                next_free += 1;
-                boards.push(Board {
-                    pos: after.clone(),
-                    last_move: None,
-                    label: None,
-                    ply: None,
-                    prev: None,
-                    next: None,
-                    line: 0,
-                });
-                next_free - 1
+                boards.push(Board::new(after.clone()));
+                boards.len() - 1
             };
             let label = if number.is_empty() {
                 format!("{}... {text}", boards[from].pos.fullmove)
