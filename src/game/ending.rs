@@ -54,23 +54,15 @@ pub(super) fn ending_after(
     cur.seventy_five_moves("FI-5")
 }
 
-/// Whether repetitions are counted among the positions since the last
-/// reset of the halfmove clock alone ([`Spec::repetitions_since_reset`]).
-///
-/// [`Spec::repetitions_since_reset`]: crate::variant::Spec::repetitions_since_reset
-pub(super) fn clock_bounds_repetitions(variant: Variant) -> bool {
-    variant.spec().repetitions_since_reset
-}
-
 /// How often the last position has occurred (itself included): by
 /// comparison ([`Position::repeats`]) with the positions that can equal
 /// it, in FIDE's rules those since the last capture or pawn move with
-/// the same side to move (see [`clock_bounds_repetitions`]), else all.
+/// the same side to move (see `Spec::repetitions_since_reset`), else all.
 pub fn repetitions(positions: &[Position]) -> usize {
     let Some(cur) = positions.last() else {
         return 0;
     };
-    if clock_bounds_repetitions(cur.variant) {
+    if cur.variant.spec().repetitions_since_reset {
         // The last one itself counted, not compared (a whole board).
         1 + window(positions).skip(1).filter(|p| p.repeats(cur)).count()
     } else {
@@ -79,7 +71,7 @@ pub fn repetitions(positions: &[Position]) -> usize {
 }
 
 /// The positions that can equal the last one where the halfmove clock
-/// bounds repetitions ([`clock_bounds_repetitions`]): those after the
+/// bounds repetitions (`Spec::repetitions_since_reset`): those after the
 /// last reset (the clock counts the plies since it; a start position's
 /// clock may count plies played before the start, hence the bound) with
 /// the same side to move, which alternates with every ply. The last one
@@ -103,7 +95,7 @@ pub(super) enum Occurrences {
 
 impl Occurrences {
     pub(super) fn new(variant: Variant) -> Occurrences {
-        if clock_bounds_repetitions(variant) {
+        if variant.spec().repetitions_since_reset {
             Occurrences::Window
         } else {
             Occurrences::Seen(HashMap::new())

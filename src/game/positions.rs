@@ -3,7 +3,7 @@
 //! The rules look back over a game for two things, repetitions and (in
 //! Kristensen's Game) the history rule. Where the halfmove clock bounds
 //! repetitions (chess and Gardner's minichess, see
-//! [`clock_bounds_repetitions`]), and no history rule applies, nothing
+//! `Spec::repetitions_since_reset`), and no history rule applies, nothing
 //! before the last reset of the clock can matter: only the positions
 //! since it are kept, and the earlier ones are replayed from the moves
 //! the first time something asks for the whole list (a diagram of an
@@ -11,7 +11,6 @@
 //! boards rather than 301, and loading one (each `postal move`) touches
 //! that much less memory. In the other variants every position is kept.
 
-use super::ending::clock_bounds_repetitions;
 use crate::color::Color;
 use crate::mv::Move;
 use crate::position::Position;
@@ -87,7 +86,7 @@ impl Positions {
         if let Some(all) = self.all.get_mut() {
             all.push(next.clone());
         }
-        if clock_bounds_repetitions(next.variant) && next.halfmove == 0 {
+        if next.variant.spec().repetitions_since_reset && next.halfmove == 0 {
             self.spare.append(&mut self.recent);
         }
         self.recent.push(next);
@@ -167,7 +166,7 @@ impl Positions {
         all.truncate(len);
         self.moves.truncate(len - 1);
         self.marks.truncate(len);
-        let from = if clock_bounds_repetitions(self.start.variant) {
+        let from = if self.start.variant.spec().repetitions_since_reset {
             all.iter().rposition(|p| p.halfmove == 0).unwrap_or(0)
         } else {
             0
