@@ -1427,7 +1427,7 @@ fn both_players_are_told_when_a_game_begins_in_their_own_words() {
     let game = Club::new("chess", Some("2d+1d"), "");
     let ben = game.latest(BEN).text();
     assert!(
-        ben.contains("Time control: 2 days for the game, and 1 day more with each move."),
+        ben.contains("Time control: 2 days for the game, plus 1 day a move."),
         "{ben}"
     );
     let out = stdout(
@@ -1437,7 +1437,7 @@ fn both_players_are_told_when_a_game_begins_in_their_own_words() {
     );
     assert!(
         out.starts_with(
-            "1 game; 1 reminder; 0 time forfeits; 0 held messages expired; sent 1 letter"
+            "1 game; 1 reminder; 0 time forfeits; 0 overdue games; 0 held messages expired; sent 1 letter"
         ),
         "{out}"
     );

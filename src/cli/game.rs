@@ -153,6 +153,9 @@ pub fn standing(game: &Game, now: DateTime<Utc>) -> String {
                 out.push_str(&format!("; deadline {}", deadline_text(d, now)));
             }
             out.push('\n');
+            for line in game.clock_lines(now) {
+                out.push_str(&format!("{line}\n"));
+            }
             if let Some(by) = game.pending_draw_offer() {
                 out.push_str(&format!(
                     "{by} offers a draw: {} may accept or decline it (postal draw FILE accept|decline)\n",

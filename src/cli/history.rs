@@ -7,7 +7,7 @@ use super::{emit, CliError};
 use crate::color::Color;
 use crate::game::clock::format_time;
 use crate::game::state::{Act, MoveRecord};
-use crate::game::{Game, TimeControl};
+use crate::game::Game;
 use crate::notation::movetext::number_label;
 use std::io::Write;
 use std::path::PathBuf;
@@ -80,11 +80,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     );
     text.push_str(&format!(
         "Time control: {}\n",
-        match f.time_control {
-            Some(tc @ TimeControl::PerMove(_)) => format!("{tc} per move"),
-            Some(tc) => format!("{tc} (allowance + increment per move)"),
-            None => "none".to_string(),
-        }
+        game.time_control_text()
+            .unwrap_or_else(|| "none".to_string())
     ));
     text.push_str(&format!("Started: {}\n", format_time(f.created)));
     if f.start != game.variant().spec().start {

@@ -5,11 +5,13 @@
 pub mod claim;
 pub mod colour;
 pub mod completions;
+pub mod conditional;
 pub mod convert;
 pub mod diagram;
 pub mod draw;
 pub mod game;
 pub mod history;
+pub mod leave;
 pub mod mail;
 pub mod move_;
 pub mod moves;
@@ -61,6 +63,8 @@ pub enum Command {
     Draw(draw::Args),
     Claim(claim::Args),
     Takeback(takeback::Args),
+    Leave(leave::Args),
+    Conditional(conditional::Args),
     Mail(mail::Args),
     Diagram(diagram::Args),
     Verify(verify::Args),
@@ -76,7 +80,17 @@ pub const GROUPS: &[(&str, &[&str])] = &[
     (
         "Play a game by mail",
         &[
-            "new", "move", "show", "history", "status", "draw", "takeback", "claim", "resign",
+            "new",
+            "move",
+            "show",
+            "history",
+            "status",
+            "draw",
+            "takeback",
+            "claim",
+            "resign",
+            "leave",
+            "conditional",
             "mail",
         ],
     ),
@@ -307,6 +321,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Draw(a) => draw::run(a, out),
         Command::Claim(a) => claim::run(a, out),
         Command::Takeback(a) => takeback::run(a, out),
+        Command::Leave(a) => leave::run(a, out),
+        Command::Conditional(a) => conditional::run(a, out),
         Command::Mail(a) => mail::run(a, out),
         Command::Diagram(a) => diagram::run(a, out),
         Command::Verify(a) => verify::run(a, out),

@@ -37,6 +37,16 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     for fact in report.facts() {
         text.push_str(&format!("  {fact}\n"));
     }
+    if let Some(a) = &report.answer {
+        text.push_str(&format!(
+            "{} answered at once with {}: a conditional move left in advance\n",
+            a.mover,
+            a.numbered()
+        ));
+        for fact in a.facts() {
+            text.push_str(&format!("  {fact}\n"));
+        }
+    }
     text.push('\n');
     text.push_str(&ascii::board(&game.current().board, Options::default()));
     text.push('\n');

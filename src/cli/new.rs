@@ -37,10 +37,21 @@ pub struct Args {
     /// Start from this position text instead of the variant's start.
     #[arg(long, value_name = "TEXT")]
     pub position: Option<String>,
-    /// Days per move ("3d") or an allowance plus an increment per move
-    /// ("10d+1d"); units d, h, m. No time control when absent.
+    /// Days per move ("3d"), moves in days, repeating ("10/50d"), or an
+    /// allowance plus an increment per move ("10d+1d", capped
+    /// "30d+1d/45d"); then optionally "free 24h" (the first hours of each
+    /// move not counted) and "double 20d" (time beyond it on one move
+    /// counts double). Units d, h, m. No time control when absent.
     #[arg(long, value_name = "SPEC")]
     pub time_control: Option<String>,
+    /// Each player's leave a year, in days (default 30; with --referee,
+    /// the folder's `leave_days`).
+    #[arg(long, value_name = "DAYS")]
+    pub leave_days: Option<u32>,
+    /// No forfeit on time: a passed deadline is left to the referee
+    /// (`postal referee adjudicate`), never claimed or swept.
+    #[arg(long)]
+    pub no_forfeit: bool,
     #[command(flatten)]
     pub mail: super::mail::MailFlags,
 }
@@ -67,9 +78,13 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         .transpose()
         .map_err(CliError::usage)?;
     let now = clock()?.now();
+    let clock_rules = |game: &mut Game, folder: Option<u32>| {
+        game.set_clock_rules(args.leave_days.or(folder), args.no_forfeit)
+    };
     if let Some(dir) = &args.referee {
-        let game = Game::new(start, players, tc, now).map_err(|e| game_error(dir, e))?;
+        let mut game = Game::new(start, players, tc, now).map_err(|e| game_error(dir, e))?;
         let r = crate::referee::Referee::open(dir).map_err(|e| CliError::usage(e.to_string()))?;
+        clock_rules(&mut game, r.settings.leave_days);
         let mut text = super::referee::register(&r, &game)?;
         text.push('\n');
         text.push_str(&summary(&game, now));
@@ -78,7 +93,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     let Some(path) = &args.output else {
         return Err(CliError::usage("give -o FILE or --referee DIR"));
     };
-    let game = Game::new(start, players, tc, now).map_err(|e| game_error(path, e))?;
+    let mut game = Game::new(start, players, tc, now).map_err(|e| game_error(path, e))?;
+    clock_rules(&mut game, None);
     if super::is_stdout(Some(path)) {
         // `-o -`: the new game file on standard output, nothing else.
         if args.mail.mail {

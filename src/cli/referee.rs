@@ -286,7 +286,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             emit(
                 out,
                 &format!(
-                    "{}; {}; {}{}; {} expired; sent {}\n",
+                    "{}; {}; {}{}; {}{}; {} expired; sent {}\n",
                     count(s.games, "game"),
                     count(s.reminders.len(), "reminder"),
                     count(s.forfeits.len(), "time forfeit"),
@@ -294,6 +294,12 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                         String::new()
                     } else {
                         format!(" ({})", s.forfeits.join(", "))
+                    },
+                    count(s.overdue.len(), "overdue game"),
+                    if s.overdue.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({}: postal referee adjudicate)", s.overdue.join(", "))
                     },
                     count(s.expired.len(), "held message"),
                     count(sent, "letter")

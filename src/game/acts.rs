@@ -28,6 +28,8 @@ pub struct MoveReport {
     pub check: bool,
     /// The end of the game, when the move ended it.
     pub ending: Option<Ending>,
+    /// The conditional answer the move set off, played at once.
+    pub answer: Option<Box<MoveReport>>,
 }
 
 impl MoveReport {
@@ -72,8 +74,37 @@ impl Game {
             })
     }
 
-    /// Plays a move for the side to move.
+    /// Plays a move for the side to move, and the opponent's conditional
+    /// answer to it when one was left ([`super::conditional`]).
     pub fn play(
+        &mut self,
+        text: &str,
+        comment: Option<String>,
+        now: DateTime<Utc>,
+    ) -> Result<MoveReport, GameError> {
+        let mut report = self.play_one(text, comment, now)?;
+        let Some(answer) = self.take_answer(report.mover, &report.canonical) else {
+            return Ok(report);
+        };
+        if report.ending.is_none() {
+            // The answer was checked legal here when it was left.
+            let mut a = self.play_one(&answer, None, now)?;
+            if let Some(m) = self.file.moves.last_mut() {
+                m.conditional = true;
+            }
+            if a.ending.is_some() {
+                self.file.conditional = None;
+            }
+            a.answer = None;
+            report.answer = Some(Box::new(a));
+        } else {
+            self.file.conditional = None;
+        }
+        Ok(report)
+    }
+
+    /// Plays one move for the side to move.
+    fn play_one(
         &mut self,
         text: &str,
         comment: Option<String>,
@@ -103,6 +134,7 @@ impl Game {
             time: now,
             comment: comment.filter(|c| !c.is_empty()),
             via: None,
+            conditional: false,
         });
         self.positions.push(mv, next);
         self.sync_cache();
@@ -115,6 +147,7 @@ impl Game {
             effects,
             check,
             ending,
+            answer: None,
         })
     }
 
@@ -244,6 +277,7 @@ impl Game {
                 let words = self.numbered_range(first);
                 let retracted = self.file.moves.split_off(first);
                 self.positions.truncate(first + 1);
+                self.file.conditional = None;
                 self.push_event(side, Act::TakebackAccept { retracted }, now);
                 self.sync_cache();
                 Ok(format!(
@@ -292,6 +326,11 @@ impl Game {
                         "this game has no time control: there is no time forfeit to claim".into(),
                     ));
                 };
+                if self.file.no_forfeit {
+                    return Err(GameError::Rule(
+                        "this game has no forfeit on time: a passed deadline is for the referee to adjudicate".into(),
+                    ));
+                }
                 if now <= deadline {
                     return Err(GameError::Rule(format!(
                         "{turn}'s deadline, {}, has not passed",
@@ -426,8 +465,8 @@ impl Game {
                 "the game has no time control, so no deadline to extend".into(),
             ));
         }
-        match super::clock::TimeControl::parse(by) {
-            Ok(super::clock::TimeControl::PerMove(_)) => {}
+        match super::time_control::parse_span(by) {
+            Ok(d) if d > chrono::Duration::zero() => {}
             _ => {
                 return Err(GameError::Usage(format!(
                     "extend by a span such as 2d, 12h or 30m, not {by:?}"

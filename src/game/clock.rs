@@ -1,24 +1,9 @@
 //! Time for correspondence games: the [`Clock`] that says what time it is
-//! (passed in, so tests set it), and the [`TimeControl`] that turns the
-//! times of the moves into the deadline of the player to move.
-//!
-//! Two kinds of time control, written as in correspondence chess:
-//!
-//! - `3d`: so long per move; the deadline is the start of the turn plus
-//!   that.
-//! - `10d+1d`: an initial allowance for the whole game plus an increment
-//!   per move (Fischer's clock, in days). Each move spends the time from
-//!   the start of its turn to the move from the mover's allowance, then
-//!   adds the increment. A late move that the opponent let stand (a time
-//!   forfeit is claimed, never automatic) leaves the allowance at zero
-//!   before the increment.
-//!
-//! Units: `d` (days), `h` (hours), `m` (minutes), so a test or a blitz by
-//! mail can use `2h+10m`.
+//! (passed in, so tests set it), the times of the state file, and spans
+//! in words. Time controls and the players' clocks are in
+//! [`super::time_control`].
 
-use crate::color::{ByColor, Color};
 use chrono::{DateTime, Duration, Timelike, Utc};
-use std::fmt;
 
 /// Where the current time comes from.
 pub trait Clock {
@@ -64,6 +49,14 @@ pub fn parse_time(text: &str) -> Result<DateTime<Utc>, String> {
             format!("{text:?} is not an RFC 3339 time ({e}); write e.g. 2025-03-01T09:00:00Z")
         })?;
     check_year(t).map_err(|e| format!("{text:?}: {e}"))
+}
+
+/// Reads a day (`2027-01-02`, from 00:00 UTC) or an RFC 3339 time.
+pub fn parse_day_or_time(text: &str) -> Result<DateTime<Utc>, String> {
+    match chrono::NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d") {
+        Ok(d) => check_year(d.and_hms_opt(0, 0, 0).expect("midnight exists").and_utc()),
+        Err(_) => parse_time(text).map_err(|e| format!("{e}, or a day such as 2027-01-02")),
+    }
 }
 
 /// The latest year a time may have: RFC 3339 writes four digits, and
@@ -184,138 +177,6 @@ pub mod time {
     }
 }
 
-/// `t + d`, or the last time chrono can hold when that is past it.
-fn later(t: DateTime<Utc>, d: Duration) -> DateTime<Utc> {
-    t.checked_add_signed(d).unwrap_or(DateTime::<Utc>::MAX_UTC)
-}
-
-/// A time control (see the module documentation).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum TimeControl {
-    /// So long for each move.
-    PerMove(Duration),
-    /// An allowance for the game plus an increment per move.
-    Increment {
-        initial: Duration,
-        increment: Duration,
-    },
-}
-
-/// One completed turn, for the clock: who moved, when the turn began and
-/// when the move was made.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Turn {
-    pub side: Color,
-    pub started: DateTime<Utc>,
-    pub moved: DateTime<Utc>,
-}
-
-impl TimeControl {
-    /// Reads `3d`, `10d+1d`, `36h`, `2h+10m`.
-    pub fn parse(text: &str) -> Result<TimeControl, String> {
-        let bad = |why: &str| {
-            format!(
-                "time control {text:?}: {why}; write days per move (\"3d\") or an allowance plus an increment (\"10d+1d\"), in d, h or m"
-            )
-        };
-        let t = text.trim();
-        let tc = match t.split_once('+') {
-            None => TimeControl::PerMove(duration(t).map_err(|e| bad(&e))?),
-            Some((a, b)) => TimeControl::Increment {
-                initial: duration(a.trim()).map_err(|e| bad(&e))?,
-                increment: duration(b.trim()).map_err(|e| bad(&e))?,
-            },
-        };
-        match tc {
-            TimeControl::PerMove(d) | TimeControl::Increment { initial: d, .. }
-                if d <= Duration::zero() =>
-            {
-                Err(bad("the time for a move must be more than nothing"))
-            }
-            _ => Ok(tc),
-        }
-    }
-
-    /// The deadline of `to_move`, whose turn began at `turn_started`, after
-    /// the completed `turns` of the game.
-    pub fn deadline(
-        &self,
-        turns: &[Turn],
-        to_move: Color,
-        turn_started: DateTime<Utc>,
-    ) -> DateTime<Utc> {
-        match *self {
-            TimeControl::PerMove(d) => later(turn_started, d),
-            TimeControl::Increment { initial, increment } => {
-                let mut left = ByColor::new(initial, initial);
-                for t in turns {
-                    let spent = t.moved - t.started;
-                    let rest = (left[t.side] - spent).max(Duration::zero());
-                    left[t.side] = rest + increment;
-                }
-                later(turn_started, left[to_move])
-            }
-        }
-    }
-}
-
-/// `3d`, `12h`, `30m`, or `0d` (an increment may be nothing).
-fn duration(text: &str) -> Result<Duration, String> {
-    let unit_at = text
-        .find(|c: char| !c.is_ascii_digit())
-        .ok_or_else(|| format!("{text:?} has no unit"))?;
-    let (digits, unit) = text.split_at(unit_at);
-    let n: i64 = digits
-        .parse()
-        .map_err(|_| format!("{text:?} does not start with a number"))?;
-    if n > 10_000 {
-        return Err(format!("{text:?} is too long"));
-    }
-    match unit {
-        "d" => Ok(Duration::days(n)),
-        "h" => Ok(Duration::hours(n)),
-        "m" => Ok(Duration::minutes(n)),
-        _ => Err(format!("unknown unit {unit:?}")),
-    }
-}
-
-fn write_duration(d: Duration, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    let m = d.num_minutes();
-    if m % (24 * 60) == 0 {
-        write!(f, "{}d", m / (24 * 60))
-    } else if m % 60 == 0 {
-        write!(f, "{}h", m / 60)
-    } else {
-        write!(f, "{m}m")
-    }
-}
-
-impl fmt::Display for TimeControl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            TimeControl::PerMove(d) => write_duration(d, f),
-            TimeControl::Increment { initial, increment } => {
-                write_duration(initial, f)?;
-                f.write_str("+")?;
-                write_duration(increment, f)
-            }
-        }
-    }
-}
-
-impl serde::Serialize for TimeControl {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for TimeControl {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        TimeControl::parse(&text).map_err(serde::de::Error::custom)
-    }
-}
-
 /// A span of time in words, to the two largest units: `2 days 3 hours`.
 pub fn describe(d: Duration) -> String {
     let total = d.num_minutes().abs();
@@ -410,70 +271,7 @@ mod tests {
         assert!(parse_time("+262142-12-31T23:59:59Z").is_err());
         let edge = DateTime::<Utc>::MAX_UTC;
         assert!(check_year(edge).is_err());
-        let tc = TimeControl::parse("3d").unwrap();
-        assert_eq!(tc.deadline(&[], Color::White, edge), edge);
         assert!(parse_time("9999-12-31T23:59:59Z").is_ok());
-    }
-
-    #[test]
-    fn parses_and_writes_back() {
-        for s in ["3d", "10d+1d", "36h", "2h+10m", "90m+0d"] {
-            let tc = TimeControl::parse(s).unwrap();
-            assert_eq!(TimeControl::parse(&tc.to_string()).unwrap(), tc, "{s}");
-        }
-        assert_eq!(TimeControl::parse("10d+1d").unwrap().to_string(), "10d+1d");
-        assert_eq!(TimeControl::parse("48h").unwrap().to_string(), "2d");
-        for bad in ["", "3", "d", "3w", "0d", "3d+", "+1d", "-3d", "99999999d"] {
-            assert!(TimeControl::parse(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn per_move_deadline_counts_from_the_turn() {
-        let tc = TimeControl::parse("3d").unwrap();
-        let start = t("2025-01-01T10:00:00Z");
-        assert_eq!(
-            tc.deadline(&[], Color::White, start),
-            t("2025-01-04T10:00:00Z")
-        );
-    }
-
-    #[test]
-    fn increment_spends_and_adds() {
-        let tc = TimeControl::parse("10d+1d").unwrap();
-        let a = t("2025-01-01T00:00:00Z");
-        let b = t("2025-01-03T00:00:00Z"); // White spent 2 days: 9 left
-        let c = t("2025-01-04T00:00:00Z"); // Black spent 1 day: 10 left
-        let turns = [
-            Turn {
-                side: Color::White,
-                started: a,
-                moved: b,
-            },
-            Turn {
-                side: Color::Black,
-                started: b,
-                moved: c,
-            },
-        ];
-        assert_eq!(
-            tc.deadline(&turns, Color::White, c),
-            t("2025-01-13T00:00:00Z")
-        );
-        assert_eq!(
-            tc.deadline(&turns[..1], Color::Black, b),
-            t("2025-01-13T00:00:00Z")
-        );
-        // A late move leaves nothing but the increment.
-        let late = [Turn {
-            side: Color::White,
-            started: a,
-            moved: t("2025-02-01T00:00:00Z"),
-        }];
-        assert_eq!(
-            tc.deadline(&late, Color::White, t("2025-02-02T00:00:00Z")),
-            t("2025-02-03T00:00:00Z")
-        );
     }
 
     #[test]

@@ -34,8 +34,8 @@
 //! (`postal-game/1.x`) and of other tools: this version keeps it on every
 //! save exactly as read. Times are RFC 3339 in the years 1 to 9999.
 
-use super::clock::TimeControl;
 use super::notices::NoticeRecord;
+use super::time_control::TimeControl;
 use super::GameError;
 use crate::color::Color;
 use crate::position::{GameResult, Outcome};
@@ -141,6 +141,22 @@ pub struct MoveRecord {
     /// id (`src/referee/`), so a message delivered twice is applied once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
+    /// The move was a conditional answer, played at once when the
+    /// opponent played the move it answers ([`Conditional`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub conditional: bool,
+}
+
+/// Conditional moves: lines of expected replies and answers left by the
+/// player who has just moved (`side`), each a list of canonical move
+/// texts from the current position, the opponent's move first. Never
+/// shown to the opponent; cleared by any move not in them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Conditional {
+    #[serde(with = "side_name")]
+    pub side: Color,
+    pub lines: Vec<Vec<String>>,
 }
 
 /// What a player claims (`postal claim`).
@@ -199,6 +215,13 @@ pub enum Act {
     Extend {
         by: String,
     },
+    /// The side takes leave: its clock stops from `from` for `days` days
+    /// (`postal leave`, or `leave 10 days` by mail).
+    Leave {
+        #[serde(with = "super::clock::time")]
+        from: DateTime<Utc>,
+        days: u32,
+    },
 }
 
 /// An act with its time, the side that made it, and the number of moves
@@ -245,9 +268,40 @@ pub struct RawEvent {
     reason: Option<String>,
     #[serde(default)]
     by: Option<String>,
+    #[serde(default)]
+    from: Option<String>,
+    #[serde(default)]
+    days: Option<u32>,
 }
 
 impl RawEvent {
+    /// A leave, read apart from the other acts; `None` for another act
+    /// (which may not have `from` or `days`).
+    fn leave(&mut self) -> Option<Result<Act, String>> {
+        let (from, days) = (self.from.take(), self.days.take());
+        if self.act != "leave" {
+            return (from.is_some() || days.is_some()).then(|| {
+                Err(format!(
+                    "unknown field `from` or `days` for the act {:?}",
+                    self.act
+                ))
+            });
+        }
+        let others = self.claim.is_some()
+            || self.retracted.is_some()
+            || self.result.is_some()
+            || self.reason.is_some()
+            || self.by.is_some();
+        Some(match (from, days) {
+            _ if others => Err("an unknown field for the act \"leave\"".into()),
+            (Some(from), Some(days)) if (1..=366).contains(&days) => {
+                super::clock::parse_time(&from).map(|from| Act::Leave { from, days })
+            }
+            (Some(_), Some(days)) => Err(format!("a leave is 1 to 366 days, not {days}")),
+            _ => Err("a leave event needs its `from` and `days`".into()),
+        })
+    }
+
     /// The referee's acts (`adjudicate`, `abort`, `extend`), read apart
     /// from the players' acts; `None` for a player's act.
     fn referee_act(&mut self) -> Option<Result<Act, String>> {
@@ -266,8 +320,8 @@ impl RawEvent {
             ("adjudicate", _, None, None) => needs("reason"),
             ("abort", None, Some(reason), None) => Ok(Act::Abort { reason }),
             ("abort", None, None, None) => needs("reason"),
-            ("extend", None, None, Some(by)) => match super::clock::TimeControl::parse(&by) {
-                Ok(super::clock::TimeControl::PerMove(_)) => Ok(Act::Extend { by }),
+            ("extend", None, None, Some(by)) => match super::time_control::parse_span(&by) {
+                Ok(d) if d > chrono::Duration::zero() => Ok(Act::Extend { by }),
                 _ => Err(format!(
                     "an extension is a span such as 2d or 12h, not {by:?}"
                 )),
@@ -293,6 +347,15 @@ impl TryFrom<RawEvent> for Event {
     type Error = String;
 
     fn try_from(mut r: RawEvent) -> Result<Event, String> {
+        if let Some(act) = r.leave() {
+            return Ok(Event {
+                time: r.time,
+                side: r.side,
+                ply: r.ply,
+                via: r.via,
+                act: act?,
+            });
+        }
         if let Some(act) = r.referee_act() {
             return Ok(Event {
                 time: r.time,
@@ -327,7 +390,7 @@ impl TryFrom<RawEvent> for Event {
             }
             _ => {
                 return Err(format!(
-                    "unknown act {name:?}: expected draw-offer, draw-accept, draw-decline, resign, claim, takeback-request, takeback-accept, takeback-decline, adjudicate, abort or extend"
+                    "unknown act {name:?}: expected draw-offer, draw-accept, draw-decline, resign, claim, takeback-request, takeback-accept, takeback-decline, adjudicate, abort, extend or leave"
                 ))
             }
         };
@@ -366,6 +429,11 @@ impl Event {
             }
             Act::Abort { reason } => format!("the referee aborts the game: {reason}"),
             Act::Extend { by } => format!("the referee gives {s} {by} more for this move"),
+            Act::Leave { from, days } => format!(
+                "{s} takes leave for {days} day{} from {}",
+                if *days == 1 { "" } else { "s" },
+                super::clock::format_time(*from)
+            ),
         }
     }
 }
@@ -442,6 +510,12 @@ pub struct GameFile {
     pub players: Players,
     #[serde(default)]
     pub time_control: Option<TimeControl>,
+    /// Each player's leave a year, in days (absent: 30).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leave_days: Option<u32>,
+    /// No forfeit on time: a passed deadline is the referee's to judge.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_forfeit: bool,
     #[serde(with = "super::clock::time")]
     pub created: DateTime<Utc>,
     /// The game's own id (random, given at `new`; see [`super::notices`]
@@ -459,6 +533,9 @@ pub struct GameFile {
     pub result: Option<Ending>,
     /// The position after `moves`: a cache, checked on loading.
     pub position: String,
+    /// The conditional moves waiting for the opponent's move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conditional: Option<Conditional>,
     /// The extension fields: anything under this key is kept on every
     /// save as it was read (written only when not empty).
     #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]

@@ -10,7 +10,10 @@
 //!   checks who may make it and records it as an event.
 //! - [`store`]: reading and writing the file: atomic replacement under an
 //!   advisory lock, so a failed or interrupted command leaves the old file.
-//! - [`clock`]: the time, passed in, and time controls.
+//! - [`clock`]: the time, passed in, and spans in words.
+//! - [`time_control`]: time controls, leave, and each player's clock.
+//! - `timing`: the players' clocks in a game, deadlines and leave.
+//! - `conditional`: conditional moves, left for the opponent's reply.
 //! - [`notices`]: the acts in order, who hears of each, the game id and
 //!   the record of the notices mailed.
 //! - [`address`]: the one check of player names and mail addresses.
@@ -22,6 +25,7 @@
 pub mod acts;
 pub mod address;
 pub mod clock;
+mod conditional;
 mod ending;
 pub mod file;
 pub mod notices;
@@ -29,11 +33,14 @@ pub mod pgn;
 mod positions;
 pub mod state;
 pub mod store;
+pub mod time_control;
+mod timing;
 
-pub use clock::{Clock, FixedClock, SystemClock, TimeControl};
+pub use clock::{Clock, FixedClock, SystemClock};
 pub use notices::{ActRef, NoticeRecord, Reason, Recipient};
 pub use state::{Claim, Game, GameFile, MoveReport, Player, FORMAT};
 pub use store::apply_move;
+pub use time_control::TimeControl;
 
 use crate::error::MoveError;
 use std::fmt;

@@ -7,7 +7,7 @@
 //! - **Recipients** ([`Game::recipients`]): a move goes to the player now
 //!   to move; a draw offer or take-back request to the player who must
 //!   answer; an acceptance or refusal of a take-back, or a refused draw,
-//!   to the player who asked; a claim, a resignation, an agreed draw, a
+//!   to the player who asked; a leave to both players; a claim, a resignation, an agreed draw, a
 //!   move that ends the game (mate, prison, disintegration, repetition,
 //!   ...) and the start of the game to both players.
 //! - **The notices record** (`notices` in the state file, optional, oldest
@@ -121,6 +121,9 @@ pub enum Reason {
     Answered,
     /// The game is over.
     GameOver,
+    /// The recipient is told of an act that asks nothing of them (a
+    /// leave).
+    Told,
 }
 
 /// A recipient of the notice of an act.
@@ -242,6 +245,7 @@ impl Game {
                     | Act::Adjudicate { .. }
                     | Act::Abort { .. } => both(Reason::GameOver),
                     Act::Extend { .. } => one(e.side, Reason::ToMove),
+                    Act::Leave { .. } => both(Reason::Told),
                 }
             }
         }

@@ -5,26 +5,16 @@
 //! The PGN has the Seven Tag Roster (`Date` the day the game was
 //! created, `White`/`Black` the players' names), `Variant`, `SetUp`/`FEN`
 //! when the start is not the variant's, `TimeControl` in PGN's seconds
-//! (`1/259200` for 3 days a move, `864000+86400` for 10 days plus 1 a
-//! move), each move's comment, and the other acts (draw offers, claims,
+//! (`1/259200` for 3 days a move, `10/4320000` for 10 moves in 50 days,
+//! `864000+86400` for 10 days plus 1 a move; a control the tag cannot say
+//! in a comment before the moves), each move's comment, and the other acts (draw offers, claims,
 //! take-backs, resignation) as comments where they were made.
 
 use super::state::{Act, Game};
-use super::TimeControl;
 use crate::color::Color;
 use crate::record::game::{Game as Record, PlayedMove};
 use crate::record::{writer, Location};
 use crate::Span;
-
-/// The time control in the PGN `TimeControl` tag's terms (seconds).
-fn time_control(tc: &TimeControl) -> String {
-    match *tc {
-        TimeControl::PerMove(d) => format!("1/{}", d.num_seconds()),
-        TimeControl::Increment { initial, increment } => {
-            format!("{}+{}", initial.num_seconds(), increment.num_seconds())
-        }
-    }
-}
 
 /// The game as a record: tags, start, moves with their comments and the
 /// acts as comments, and the result.
@@ -57,8 +47,14 @@ pub fn record(game: &Game) -> Record {
         ("Black".to_string(), name(Color::Black)),
         ("Result".to_string(), result.clone()),
     ];
-    if let Some(tc) = &file.time_control {
-        tags.push(("TimeControl".to_string(), time_control(tc)));
+    // A control the tag cannot say (a cap, free hours, doubling) is said
+    // in a comment before the moves.
+    let mut comments = Vec::new();
+    if let Some(tc) = file.time_control {
+        match tc.pgn_tag() {
+            Some(tag) => tags.push(("TimeControl".to_string(), tag)),
+            None => comments.push(format!("Time control: {tc} ({})", tc.words())),
+        }
     }
     let mut moves: Vec<PlayedMove> = file
         .moves
@@ -68,10 +64,13 @@ pub fn record(game: &Game) -> Record {
             let mv = pos.parse_move(&m.canonical).ok()?;
             let mut kept = PlayedMove::new(mv, m.played.clone());
             kept.after.extend(m.comment.clone());
+            if m.conditional {
+                kept.after
+                    .push("a conditional answer, played at once".to_string());
+            }
             Some(kept)
         })
         .collect();
-    let mut comments = Vec::new();
     let mut acts: Vec<(usize, String)> = Vec::new();
     for (i, e) in file.events.iter().enumerate() {
         // Moves taken back later are not in the record: an act made after

@@ -15,7 +15,6 @@
 //! pending, claiming a draw when it is not one's move, claiming on time
 //! against oneself, any act after the game has ended.
 
-use super::clock::{TimeControl, Turn};
 use super::ending::{ending_after, ending_with, Occurrences};
 use super::file::{
     check_format, check_format_name, json_error, read_game_file, top_is_object, write_game_file,
@@ -23,6 +22,7 @@ use super::file::{
 };
 use super::notices::new_game_id;
 use super::positions::Positions;
+use super::time_control::TimeControl;
 use super::GameError;
 use crate::color::Color;
 use crate::limits::{exceeds, MAX_PLIES};
@@ -114,6 +114,8 @@ impl Game {
             start: text.clone(),
             players,
             time_control,
+            leave_days: None,
+            no_forfeit: false,
             created: now,
             id: Some(new_game_id()),
             moves: Vec::new(),
@@ -121,6 +123,7 @@ impl Game {
             notices: Vec::new(),
             result: None,
             position: text,
+            conditional: None,
             extensions: serde_json::Map::new(),
         };
         let mut game = Game {
@@ -307,6 +310,7 @@ impl Game {
         }
         game.file.result = derived;
         game.check_notices()?;
+        game.check_conditional()?;
         Ok(game)
     }
 
@@ -480,63 +484,6 @@ impl Game {
             Some(e) => Err(GameError::Rule(format!("the game is over: {e}"))),
             None => Ok(()),
         }
-    }
-
-    /// The completed turns for the clock, and when the current turn began.
-    /// A take-back restarts the clock of the player to move.
-    pub(super) fn turns(&self) -> (Vec<Turn>, DateTime<Utc>) {
-        let resets: Vec<DateTime<Utc>> = self
-            .file
-            .events
-            .iter()
-            .filter(|e| matches!(e.act, Act::TakebackAccept { .. }))
-            .map(|e| e.time)
-            .collect();
-        let reset_by = |t: DateTime<Utc>| resets.iter().copied().filter(|r| *r <= t).max();
-        let mut started = self.file.created;
-        let mut turns = Vec::with_capacity(self.file.moves.len());
-        for (i, m) in self.file.moves.iter().enumerate() {
-            let began = reset_by(m.time).map_or(started, |r| r.max(started));
-            turns.push(Turn {
-                side: self.positions.turn(i),
-                started: began.min(m.time),
-                moved: m.time,
-            });
-            started = m.time;
-        }
-        let now_started = resets
-            .iter()
-            .copied()
-            .max()
-            .map_or(started, |r| r.max(started));
-        (turns, now_started)
-    }
-
-    /// The deadline of the player to move, when the game has a time
-    /// control and goes on.
-    pub fn deadline(&self) -> Option<DateTime<Utc>> {
-        if self.file.result.is_some() {
-            return None;
-        }
-        let tc = self.file.time_control?;
-        let (turns, started) = self.turns();
-        // The referee's extensions of this move (`postal referee extend`).
-        let ply = self.file.moves.len();
-        let extra = self
-            .file
-            .events
-            .iter()
-            .filter(|e| e.ply == ply && e.time >= started)
-            .filter_map(|e| match &e.act {
-                Act::Extend { by } => match TimeControl::parse(by) {
-                    Ok(TimeControl::PerMove(d)) => Some(d),
-                    _ => None,
-                },
-                _ => None,
-            })
-            .fold(chrono::Duration::zero(), |a, b| a + b);
-        let base = tc.deadline(&turns, self.turn(), started);
-        Some(base.checked_add_signed(extra).unwrap_or(base))
     }
 
     /// The side whose draw offer stands: it stands until answered, until

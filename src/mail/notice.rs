@@ -64,8 +64,13 @@ pub fn describe(game: &Game, act: ActRef) -> String {
             } else {
                 ""
             };
+            let answer = if game.moves()[i].conditional {
+                " at once, a conditional answer left in advance"
+            } else {
+                ""
+            };
             format!(
-                "{} played {}{check}.",
+                "{} played {}{answer}{check}.",
                 by(game.turn_at(i)),
                 game.numbered_move(i)
             )
@@ -105,6 +110,12 @@ pub fn describe(game: &Game, act: ActRef) -> String {
                 }
                 Act::Abort { reason } => format!("The referee aborts the game: {reason}."),
                 Act::Extend { by } => format!("The referee gives {s} {by} more for this move."),
+                Act::Leave { from, days } => format!(
+                    "{s} takes leave for {days} day{} from {} to {} (UTC): {s}'s clock stops meanwhile.",
+                    if *days == 1 { "" } else { "s" },
+                    crate::game::clock::format_time(*from),
+                    crate::game::clock::format_time(*from + chrono::Duration::days((*days).into()))
+                ),
             }
         }
     }
@@ -355,6 +366,11 @@ pub fn build(
         None => {
             for &side in &sides {
                 blocks.extend(what_now(game, side, file_name));
+                blocks.push(Block::Gap);
+            }
+            if let Some(tc) = game.time_control_text() {
+                blocks.push(Block::Line(format!("Time control: {tc}.")));
+                blocks.extend(game.clock_lines(now).into_iter().map(Block::Line));
                 blocks.push(Block::Gap);
             }
         }

@@ -109,7 +109,7 @@ fn prepare(
     };
     let mut next = game.clone();
     next.record_notice(record.clone());
-    notice.attachment = Some((file_name, next.to_json().into_bytes()));
+    notice.attachment = Some((file_name, next.to_json_shared().into_bytes()));
     let message = compose(&notice)?;
     Ok(Some((next, message, record)))
 }

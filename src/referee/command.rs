@@ -8,12 +8,16 @@
 //! accept | decline               whatever the opponent has asked
 //! claim [repetition | fifty | time]
 //! resign
+//! leave 10 days | leave from 2027-01-02 for 10 days
+//! if 13. e5 Nd5 14. c4 Nb6       conditional moves, one line each
 //! show | help
 //! ```
 //!
-//! At most one move; a move may be followed by `draw offer` or `claim`,
-//! played after it in the same save (as FICS does); every other command
-//! stands alone. A message is applied whole or not at all: the commands
+//! At most one move; a move may be followed by `draw offer`, `claim`,
+//! `leave` or `if` lines, played after it in the same save (as FICS
+//! does); every other command stands alone. `if` lines replace the
+//! conditional moves left before; they are the sender's alone, told to
+//! nobody else. A message is applied whole or not at all: the commands
 //! run on a copy of the game, and a refusal leaves the game as it was.
 
 use crate::color::Color;
@@ -37,6 +41,13 @@ pub enum Command {
     Answer(bool),
     Claim(Option<Claim>),
     Resign,
+    /// Leave: from a day (default now), so many days.
+    Leave {
+        from: Option<DateTime<Utc>>,
+        days: u32,
+    },
+    /// A line of conditional moves, as written after `if`.
+    If(String),
     Show,
     Help,
 }
@@ -45,7 +56,11 @@ impl Command {
     fn stands_alone(&self) -> bool {
         !matches!(
             self,
-            Command::Move { .. } | Command::Draw(Proposal::Make) | Command::Claim(_)
+            Command::Move { .. }
+                | Command::Draw(Proposal::Make)
+                | Command::Claim(_)
+                | Command::Leave { .. }
+                | Command::If(_)
         )
     }
 }
@@ -87,8 +102,32 @@ fn act_of(words: &[&str]) -> Option<Command> {
         ["claim", "repetition" | "threefold"] => Command::Claim(Some(Claim::Repetition)),
         ["claim", "fifty" | "50"] => Command::Claim(Some(Claim::FiftyMoves)),
         ["claim", "time"] => Command::Claim(Some(Claim::Time)),
+        ["leave", rest @ ..] => leave_of(rest)?,
         _ => return None,
     })
+}
+
+/// `10 days`, `10`, `from 2027-01-02 for 10 days`, `for 10 days from
+/// 2027-01-02`: a leave's words after `leave`.
+fn leave_of(words: &[&str]) -> Option<Command> {
+    let days = |w: &str| w.parse::<u32>().ok();
+    let unit = |rest: &[&str]| matches!(rest, [] | ["day" | "days"]);
+    let from = |w: &str| crate::game::clock::parse_day_or_time(w).ok();
+    let (from, days) = match words {
+        [n, rest @ ..] if unit(rest) => (None, days(n)?),
+        ["for", n, rest @ ..] if unit(rest) => (None, days(n)?),
+        ["from", d, "for", n, rest @ ..] if unit(rest) => (Some(from(d)?), days(n)?),
+        ["for", n, u, "from", d] if unit(&[u]) => (Some(from(d)?), days(n)?),
+        _ => return None,
+    };
+    Some(Command::Leave { from, days })
+}
+
+/// The line after `if `, when the line is a conditional line.
+fn if_line(line: &str) -> Option<&str> {
+    let t = line.trim();
+    let head = t.get(..3)?;
+    head.eq_ignore_ascii_case("if ").then(|| t[3..].trim())
 }
 
 /// The words of a line in lower case, without closing punctuation.
@@ -187,6 +226,9 @@ pub fn looks_like_move(line: &str) -> bool {
 /// Reads one line as one or two commands: a move may be followed by an
 /// act on the same line (`5. Nc3 draw offer`).
 pub fn parse_line(line: &str) -> Vec<Command> {
+    if let Some(rest) = if_line(line) {
+        return vec![Command::If(rest.to_string())];
+    }
     let words = words_of(line);
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     if let Some(c) = act_of(&words) {
@@ -230,7 +272,7 @@ pub fn parse_block(lines: &[String]) -> Result<Block, String> {
         }
         let words = words_of(line);
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
-        if i == 0 || act_of(&words).is_some() || looks_like_move(line) {
+        if i == 0 || act_of(&words).is_some() || looks_like_move(line) || if_line(line).is_some() {
             block.commands.extend(parse_line(line));
         } else {
             block.comment.push(line.clone());
@@ -248,12 +290,14 @@ pub fn parse_block(lines: &[String]) -> Result<Block, String> {
     }
     if cmds.len() > 1 && cmds.iter().any(Command::stands_alone) {
         return Err(
-            "accept, decline, resign, takeback, show and help must stand alone; a move may be followed by \"draw offer\" or \"claim\""
+            "accept, decline, resign, takeback, show and help must stand alone; a move may be followed by \"draw offer\", \"claim\", \"leave\" or \"if\" lines"
                 .into(),
         );
     }
     if moves == 1 && !matches!(cmds.first(), Some(Command::Move { .. })) {
-        return Err("put the move first, then \"draw offer\" or \"claim\"".into());
+        return Err(
+            "put the move first, then \"draw offer\", \"claim\", \"leave\" or \"if\" lines".into(),
+        );
     }
     Ok(block)
 }
@@ -278,18 +322,35 @@ fn check_number(game: &Game, number: (u32, Option<bool>)) -> Result<(), GameErro
     )))
 }
 
+/// What a message's commands did: lines for both players, and lines for
+/// the sender alone (their conditional moves).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Applied {
+    pub said: Vec<String>,
+    pub private: Vec<String>,
+}
+
 /// Applies a message's commands for `side`, all or none. Returns what
-/// happened, one line an act, for the players.
+/// happened, one line an act.
 pub fn apply(
     game: &mut Game,
     side: Color,
     cmds: &[Command],
     comment: Option<String>,
     now: DateTime<Utc>,
-) -> Result<Vec<String>, GameError> {
+) -> Result<Applied, GameError> {
     let mut work = game.clone();
     let mut said = Vec::new();
+    let mut private = Vec::new();
     let mut comment = comment.filter(|c| !c.is_empty());
+    let mut answered = false;
+    let lines: Vec<String> = cmds
+        .iter()
+        .filter_map(|c| match c {
+            Command::If(l) => Some(l.clone()),
+            _ => None,
+        })
+        .collect();
     for c in cmds {
         let line = match c {
             Command::Move { number, text } => {
@@ -307,8 +368,22 @@ pub fn apply(
                 for f in r.facts() {
                     line.push_str(&format!("; {f}"));
                 }
+                if let Some(a) = &r.answer {
+                    answered = true;
+                    said.push(line);
+                    line = format!(
+                        "{} answered at once with {}, a conditional move left in advance",
+                        a.mover,
+                        a.numbered()
+                    );
+                    for f in a.facts() {
+                        line.push_str(&format!("; {f}"));
+                    }
+                }
                 line
             }
+            Command::Leave { from, days } => work.take_leave(side, *from, *days, now)?,
+            Command::If(_) => continue,
             Command::Draw(p) => work.draw(*p, Some(side), now)?,
             Command::Takeback(p) => work.takeback(*p, Some(side), now)?,
             Command::Answer(yes) => {
@@ -340,8 +415,23 @@ pub fn apply(
         };
         said.push(line);
     }
+    if !lines.is_empty() {
+        if answered {
+            private.push(
+                "Your conditional moves were not kept: your move was answered at once, and it is your move again.".into(),
+            );
+        } else {
+            let shown = work.set_conditional(side, &lines)?;
+            let opp = work.file().players.get(!side).short(!side);
+            private.push(format!(
+                "Your {} of conditional moves {} kept for {opp}'s reply (never shown to {opp}; listed below).",
+                if shown.len() == 1 { "line".to_string() } else { format!("{} lines", shown.len()) },
+                if shown.len() == 1 { "is" } else { "are" },
+            ));
+        }
+    }
     *game = work;
-    Ok(said)
+    Ok(Applied { said, private })
 }
 
 #[cfg(test)]
@@ -426,7 +516,7 @@ mod tests {
             .unwrap()
             .commands;
         let said = apply(&mut g, Color::White, &cmds, Some("hi".into()), now).unwrap();
-        assert_eq!(said[0], "White played 1. e4");
+        assert_eq!(said.said[0], "White played 1. e4");
         assert_eq!(g.moves()[0].comment.as_deref(), Some("hi"));
         let before = g.to_json();
         // The number is wrong: nothing at all is applied.
@@ -443,6 +533,6 @@ mod tests {
         assert_eq!(g.to_json(), before);
         let cmds = parse_block(&lines(&["accept"])).unwrap().commands;
         let said = apply(&mut g, Color::Black, &cmds, None, now).unwrap();
-        assert!(said[0].contains("game over"), "{said:?}");
+        assert!(said.said[0].contains("game over"), "{said:?}");
     }
 }

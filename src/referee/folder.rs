@@ -24,6 +24,7 @@
 //! tag = ""                  # "postal" gives postal+postal-TOKEN@..., for a personal mailbox
 //! reminder_hours = 24       # a reminder this long before a deadline (0: none)
 //! auto_forfeit = true       # record a time forfeit when a deadline passes
+//! leave_days = 30           # each player's leave a year in new games
 //! answers_per_hour = 5      # answers to one address at most (notices of moves not counted)
 //! trusted_authserv_ids = [] # whose Authentication-Results are read (empty: the topmost)
 //! [mail]                    # as the mail settings file (src/mail/config.rs); `from` is `address`
@@ -53,6 +54,9 @@ pub struct Settings {
     pub reminder_hours: u32,
     #[serde(default = "default_true")]
     pub auto_forfeit: bool,
+    /// Each player's leave a year in the games made here (none: 30).
+    #[serde(default)]
+    pub leave_days: Option<u32>,
     #[serde(default = "default_answers")]
     pub answers_per_hour: u32,
     /// The authserv-ids (RFC 8601) of the receiving mail servers whose
@@ -157,6 +161,7 @@ impl Referee {
              tag = \"\"\n\
              reminder_hours = 24\n\
              auto_forfeit = true\n\
+             leave_days = 30\n\
              answers_per_hour = 5\n\
              # Whose Authentication-Results to read (RFC 8601 authserv-ids of the\n\
              # mail servers that receive the referee's mail); empty: the topmost.\n\

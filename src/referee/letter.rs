@@ -13,7 +13,7 @@
 use super::extract::MARKER;
 use super::{token, Referee};
 use crate::color::Color;
-use crate::game::clock::{describe, format_time, relative, TimeControl};
+use crate::game::clock::{format_time, relative};
 use crate::game::notices::{is_message_id, Addressee, NoticeRecord};
 use crate::game::state::Act;
 use crate::game::Game;
@@ -235,7 +235,16 @@ pub fn options(game: &Game, side: Color, now: DateTime<Utc>) -> String {
                 .unwrap_or_default()
         ));
     }
-    t.push_str("Also: draw offer | resign | takeback request | claim | show | help\n");
+    for line in game.clock_lines(now) {
+        t.push_str(&format!("{line}\n"));
+    }
+    if let Some(lines) = game.conditional_of(side) {
+        t.push_str(&format!("Your conditional moves (never shown to {opp}):\n"));
+        for l in lines {
+            t.push_str(&format!("  if {}\n", game.numbered_line(l)));
+        }
+    }
+    t.push_str("Also: draw offer | resign | takeback request | claim | leave N days | if LINE | show | help\n");
     t
 }
 
@@ -260,6 +269,8 @@ pub fn help() -> String {
      \x20 accept | decline                whatever your opponent asked\n\
      \x20 claim [repetition|fifty|time]\n\
      \x20 resign\n\
+     \x20 leave 10 days | leave from 2027-01-02 for 10 days   stop your clock\n\
+     \x20 if 13. e5 Nd5 14. c4 Nb6       conditional moves after your move, a line each\n\
      \x20 show                            the board again\n\
      \x20 help                            this text\n\n\
      One command a line; a move may be followed by \"draw offer\" or \"claim\",\n\
@@ -484,7 +495,11 @@ pub fn after_acts(
     let mover = game.file().players.get(side).short(side);
     let said: Vec<String> = said.iter().map(|l| capitalised(l) + ".").collect();
     let what = said.join("\n");
-    let mut to_mover = format!("Accepted: {what}\n\n");
+    let mut to_mover = if what.is_empty() {
+        "Accepted.\n\n".to_string()
+    } else {
+        format!("Accepted: {what}\n\n")
+    };
     for n in notes {
         to_mover.push_str(&format!("{n}\n\n"));
     }
@@ -594,12 +609,7 @@ pub fn openings(r: &Referee, game: &Game, gid: &str, date: DateTime<Utc>) -> Vec
     let p = &game.file().players;
     let turn = game.turn();
     let tc = match game.file().time_control {
-        Some(TimeControl::PerMove(d)) => format!("{} a move", describe(d)),
-        Some(TimeControl::Increment { initial, increment }) => format!(
-            "{} for the game, and {} more with each move",
-            describe(initial),
-            describe(increment)
-        ),
+        Some(tc) => tc.words(),
         None => "none (no deadlines)".to_string(),
     };
     [Color::White, Color::Black]

@@ -187,7 +187,7 @@ fn process(r: &Referee, raw: &[u8], now: DateTime<Utc>) -> Result<(String, Outco
     let ctx = Ctx::new(r, gid.clone(), &path, &msg, raw, &key, now);
     // Deadlines at the door: a message to a game whose deadline has
     // passed records the forfeit first, sweep or no sweep.
-    if r.settings.auto_forfeit && game.result().is_none() {
+    if r.settings.auto_forfeit && game.forfeits() && game.result().is_none() {
         if let Some(deadline) = game.deadline().filter(|d| *d < now) {
             let loser = game.turn();
             let late = (ctx.side_of_from(&game) == Some(loser)).then_some(now);
@@ -800,7 +800,7 @@ impl<'a> Ctx<'a> {
             }
             comment.push_str(&reply.comment);
         }
-        let said = match command::apply(
+        let applied = match command::apply(
             &mut game,
             side,
             &block.commands,
@@ -810,6 +810,10 @@ impl<'a> Ctx<'a> {
             Ok(s) => s,
             Err(e) => return self.refuse(&game, side, &e.to_string(), &reply.commands, note),
         };
+        // Conditional moves alone are the sender's business: no act, no
+        // letter to the opponent, and the message marked seen.
+        let private_only = applied.said.is_empty();
+        let said = applied.said;
         game.mark_via(moves, events, via);
         let mut notes: Vec<String> = note.map(str::to_string).into_iter().collect();
         if !block.comment.is_empty() {
@@ -821,7 +825,8 @@ impl<'a> Ctx<'a> {
             ));
         }
         notes.extend(self.reading_notes());
-        let letters = letter::after_acts(
+        notes.extend(applied.private);
+        let mut letters = letter::after_acts(
             &game,
             side,
             &said,
@@ -831,6 +836,9 @@ impl<'a> Ctx<'a> {
             self.msg.message_id.as_deref(),
             self.now,
         );
+        if private_only {
+            letters.retain(|l| l.side == side);
+        }
         for l in &letters {
             let bytes = letter::compose(self.r, &self.gid, &game, l)
                 .map_err(|e| RefereeError::Io(e.to_string()))?;
@@ -843,6 +851,9 @@ impl<'a> Ctx<'a> {
         write_game(self.path, game.to_json().as_bytes())?;
         fail_at("after-commit")?;
         spool::release(self.r, via)?;
+        if private_only {
+            self.mark_seen()?;
+        }
         Ok(Outcome::Applied {
             gid: self.gid.clone(),
             said,

@@ -1,6 +1,8 @@
 //! `postal referee sweep`: for every game going on, a reminder to the side
 //! to move when its deadline is near (`reminder_hours` before, once per
-//! position), and a time forfeit once it has passed (with `auto_forfeit`;
+//! position), and a time forfeit once it has passed (with `auto_forfeit`,
+//! in a game that forfeits: one made with `--no-forfeit` is listed as
+//! overdue, for the referee to adjudicate;
 //! else the opponent is told it may `claim`). The index finds the games
 //! whose deadline is near or past; only those files are opened. A forfeit
 //! is applied as a mail act is: letters prepared, the game saved, letters
@@ -26,6 +28,9 @@ pub struct Swept {
     pub games: usize,
     pub reminders: Vec<String>,
     pub forfeits: Vec<String>,
+    /// Games past their deadline that forfeit nothing (`--no-forfeit`):
+    /// for the referee to adjudicate.
+    pub overdue: Vec<String>,
     /// Held messages dropped unconfirmed after [`HOLD_DAYS`].
     pub expired: Vec<String>,
 }
@@ -154,6 +159,10 @@ pub fn sweep(r: &Referee, now: DateTime<Utc>) -> Result<Swept, RefereeError> {
                 continue;
             }
             if game.result().is_some() || game.turn() != turn || epoch(&game) != row.epoch {
+                continue;
+            }
+            if !game.forfeits() {
+                out.overdue.push(gid.clone());
                 continue;
             }
             if forfeit(r, gid, &path, game, &via, None, now)?.is_some() {

@@ -13,6 +13,7 @@ fn record(played: &str, canonical: &str, time: DateTime<Utc>) -> MoveRecord {
         time,
         comment: None,
         via: None,
+        conditional: false,
     }
 }
 

@@ -159,6 +159,7 @@ fn plain_replay_refuses_a_move_after_the_end_fi_5() {
             time: t(99),
             comment: None,
             via: None,
+            conditional: false,
         });
         let (plain, generic) = both(&serde_json::to_string(&file).unwrap());
         same(&plain, &generic, fen);
