@@ -1922,3 +1922,128 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// Issue 32: a refereed 10/50d game by mail: conditional moves with a
+/// move (three pairs played out at once, both players told, the lines
+/// never shown to the opponent), a line left alone and cleared, and a
+/// leave that moves the deadline, the opponent told, an overdraft
+/// refused. `-- --nocapture` prints the letters around the answer and
+/// the leave as received.
+#[test]
+fn conditional_moves_and_leave_by_mail() {
+    let club = Club::new("chess", Some("10/50d"), "leave_days = 20");
+    let to = |sent: &[Mail], addr: &str| {
+        sent.iter()
+            .find(|m| m.to() == addr)
+            .unwrap_or_else(|| panic!("no letter to {addr}"))
+            .text()
+    };
+    let notice = club.latest(ANA);
+    club.send(ANA, &club.reply(ANA, &notice, "1. e4", ""));
+    let notice = club.latest(BEN);
+    let (out, sent) = club.send(
+        BEN,
+        &club.reply(
+            BEN,
+            &notice,
+            "1... e5\nif 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6\nif 2. Bc4 Nf6",
+            "",
+        ),
+    );
+    assert!(out.contains("applied"), "{out}");
+    let (ana, ben) = (to(&sent, ANA), to(&sent, BEN));
+    assert!(ana.contains("Black played 1... e5"), "{ana}");
+    for hidden in ["Nc6", "Bc4", "conditional", "if 2."] {
+        assert!(!ana.contains(hidden), "{hidden} shown to Ana: {ana}");
+    }
+    assert!(
+        ben.contains("Your 2 lines of conditional moves are kept for Ana's reply"),
+        "{ben}"
+    );
+    for line in [
+        "Your conditional moves (never shown to Ana):",
+        "  if 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6",
+        "  if 2. Bc4 Nf6",
+    ] {
+        assert!(ben.lines().any(|l| l.trim_end() == line), "{line}: {ben}");
+    }
+    assert!(
+        club.game().contains("\"conditional\": {"),
+        "kept in the game"
+    );
+    // Ana plays into the line three times: each answer at once.
+    for (mv, answer) in [
+        ("2. Nf3", "2... Nc6"),
+        ("3. Bb5", "3... a6"),
+        ("4. Ba4", "4... Nf6"),
+    ] {
+        let notice = club.latest(ANA);
+        let (_, sent) = club.send(ANA, &club.reply(ANA, &notice, mv, ""));
+        assert_eq!(sent.len(), 2, "both told");
+        let (ana, ben) = (to(&sent, ANA), to(&sent, BEN));
+        let said =
+            format!("Black answered at once with {answer}, a conditional move left in advance.");
+        assert!(ana.contains(&said), "{ana}");
+        assert!(ben.contains(&said), "{ben}");
+        assert!(ana.contains("Your move (White)"), "{ana}");
+        if mv == "2. Nf3" {
+            println!("--- to Ana, around the conditional answer ---\n{ana}");
+            println!("--- to Ben, around the conditional answer ---\n{ben}");
+        }
+    }
+    assert!(!club.game().contains("\"conditional\": {"), "used up");
+    // A line left alone is the sender's business only, and any other
+    // move clears it.
+    let notice = club.latest(BEN);
+    let (_, sent) = club.send(BEN, &club.reply(BEN, &notice, "if 5. O-O Be7", ""));
+    assert_eq!(sent.len(), 1, "only Ben hears of his lines");
+    assert!(
+        to(&sent, BEN).contains("  if 5. O-O Be7"),
+        "{}",
+        to(&sent, BEN)
+    );
+    let notice = club.latest(ANA);
+    let (_, sent) = club.send(ANA, &club.reply(ANA, &notice, "5. d3", ""));
+    let (ana, ben) = (to(&sent, ANA), to(&sent, BEN));
+    assert!(
+        !ana.contains("answered at once") && !ana.contains("Be7"),
+        "{ana}"
+    );
+    assert!(!ben.contains("Your conditional moves"), "{ben}");
+    // Ben, to move, takes leave: his deadline moves 10 days, Ana is told.
+    let before = ben.clone();
+    assert!(
+        before.contains("Your deadline: 2027-01-20T09:00:00Z"),
+        "{before}"
+    );
+    let notice = club.latest(BEN);
+    let (_, sent) = club.send(
+        BEN,
+        &club.reply(BEN, &notice, "leave from 2026-12-05 for 10 days", ""),
+    );
+    let (ana, ben) = (to(&sent, ANA), to(&sent, BEN));
+    let said =
+        "Black takes leave for 10 days from 2026-12-05T00:00:00Z to 2026-12-15T00:00:00Z (UTC).";
+    assert!(ana.contains(said), "{ana}");
+    assert!(ben.contains(said), "{ben}");
+    assert!(ana.contains("deadline 2027-01-30T09:00:00Z"), "{ana}");
+    assert!(ben.contains("Your deadline: 2027-01-30T09:00:00Z"), "{ben}");
+    assert!(
+        ben.contains("Ben (Black): used nothing; 50 days left for 6 moves."),
+        "{ben}"
+    );
+    println!("--- to Ana, on Ben's leave ---\n{ana}");
+    println!("--- to Ben, on his leave ---\n{ben}");
+    // An overdraft is refused with what is left.
+    let notice = club.latest(BEN);
+    let (_, sent) = club.send(
+        BEN,
+        &club.reply(BEN, &notice, "leave from 2026-12-20 for 11 days", ""),
+    );
+    assert_eq!(sent.len(), 1);
+    let ben = to(&sent, BEN);
+    assert!(
+        ben.contains("Black has 10 days of leave left in 2026 (of 20 a year) and asks for 11 days"),
+        "{ben}"
+    );
+}

@@ -153,6 +153,9 @@ pub fn standing(game: &Game, now: DateTime<Utc>) -> String {
                 out.push_str(&format!("; deadline {}", deadline_text(d, now)));
             }
             out.push('\n');
+            if let Some(tc) = game.time_control_text() {
+                out.push_str(&format!("Time control: {tc}\n"));
+            }
             for line in game.clock_lines(now) {
                 out.push_str(&format!("{line}\n"));
             }

@@ -78,11 +78,14 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         f.players.white.label(Color::White),
         f.players.black.label(Color::Black)
     );
-    text.push_str(&format!(
-        "Time control: {}\n",
-        game.time_control_text()
-            .unwrap_or_else(|| "none".to_string())
-    ));
+    // A game going on has its clocks, the control first, at the end.
+    if game.result().is_some() || f.time_control.is_none() {
+        text.push_str(&format!(
+            "Time control: {}\n",
+            game.time_control_text()
+                .unwrap_or_else(|| "none".to_string())
+        ));
+    }
     text.push_str(&format!("Started: {}\n", format_time(f.created)));
     if f.start != game.variant().spec().start {
         text.push_str(&format!("From: {}\n", f.start));

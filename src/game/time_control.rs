@@ -182,11 +182,10 @@ impl TimeControl {
                 increment,
                 cap,
             } => {
-                let mut s = format!(
-                    "{} for the game, plus {} a move",
-                    describe(initial),
-                    describe(increment)
-                );
+                let mut s = format!("{} for the game", describe(initial));
+                if increment > Duration::zero() {
+                    s.push_str(&format!(", plus {} a move", describe(increment)));
+                }
                 if let Some(c) = cap {
                     s.push_str(&format!(", at most {} banked", describe(c)));
                 }
@@ -194,7 +193,13 @@ impl TimeControl {
             }
         };
         if let Some(f) = self.free {
-            out.push_str(&format!("; the first {} of each move free", describe(f)));
+            let hours = f.num_hours();
+            let first = if f.num_minutes() % 60 == 0 && hours <= 72 {
+                format!("{hours} hour{}", if hours == 1 { "" } else { "s" })
+            } else {
+                describe(f)
+            };
+            out.push_str(&format!("; the first {first} of each move free"));
         }
         if let Some(n) = self.double_after {
             out.push_str(&format!(
@@ -433,7 +438,12 @@ impl fmt::Display for TimeControl {
             }
         }
         if let Some(d) = self.free {
-            write!(f, " free {}", span_text(d))?;
+            // Free time is counted in hours (`free 24h`) up to three days.
+            if d.num_minutes() % 60 == 0 && d.num_hours() <= 72 {
+                write!(f, " free {}h", d.num_hours())?;
+            } else {
+                write!(f, " free {}", span_text(d))?;
+            }
         }
         if let Some(d) = self.double_after {
             write!(f, " double {}", span_text(d))?;

@@ -235,6 +235,9 @@ pub fn options(game: &Game, side: Color, now: DateTime<Utc>) -> String {
                 .unwrap_or_default()
         ));
     }
+    if let Some(tc) = game.time_control_text() {
+        t.push_str(&format!("Time control: {tc}.\n"));
+    }
     for line in game.clock_lines(now) {
         t.push_str(&format!("{line}\n"));
     }

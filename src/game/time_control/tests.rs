@@ -58,7 +58,7 @@ fn parses_and_writes_back() {
     assert_eq!(TimeControl::parse("48h").unwrap().to_string(), "2d");
     assert_eq!(
         TimeControl::parse("10/50d  FREE 1d").unwrap().to_string(),
-        "10/50d free 1d"
+        "10/50d free 24h"
     );
     for bad in [
         "",
@@ -91,7 +91,7 @@ fn words_and_pgn() {
     );
     assert_eq!(
         w("3d free 24h double 20d"),
-        "3 days a move; the first 1 day of each move free; time beyond 20 days on one move counts double"
+        "3 days a move; the first 24 hours of each move free; time beyond 20 days on one move counts double"
     );
     let tag = |s: &str| TimeControl::parse(s).unwrap().pgn_tag();
     assert_eq!(tag("3d").as_deref(), Some("1/259200"));
