@@ -2047,3 +2047,57 @@ fn conditional_moves_and_leave_by_mail() {
         "{ben}"
     );
 }
+
+/// Issue 32, point 3: the opponent's move and the conditional answer it
+/// sets off are one save. Interrupted before it, neither is in the game
+/// (the message is delivered again); after it, both are, and once.
+#[test]
+fn a_crash_around_a_conditional_answer_loses_neither_and_doubles_neither() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, gid) = referee(tmp.path(), None);
+    let to = |letters: &[Mail], addr: &str| {
+        letters
+            .iter()
+            .find(|m| m.to() == addr)
+            .unwrap_or_else(|| panic!("no letter to {addr}"))
+            .reply_to()
+    };
+    let token = first_notice(&r).reply_to();
+    let (_, before) = receive(&r, &plain("ana@example.org", &token, "c1", "e4", ""));
+    let token = to(&new_letters(&r, &before), "ben@example.org");
+    let (out, before) = receive(
+        &r,
+        &plain("ben@example.org", &token, "c2", "e5\nif 2. Nf3 Nc6", ""),
+    );
+    assert!(out.contains("applied"), "{out}");
+    let token = to(&new_letters(&r, &before), "ana@example.org");
+    let nf3 = plain("ana@example.org", &token, "c3", "Nf3", "");
+    let plies = |r: &Path| game_text(r, &gid).matches("\"canonical\"").count();
+    let out = postal(NOW)
+        .args(["receive", "--referee"])
+        .arg(&r)
+        .env("POSTAL_TEST_FAIL_AT", "after-prepare")
+        .write_stdin(nf3.clone())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(75));
+    assert_eq!(plies(&r), 2, "neither move before the save");
+    assert!(
+        game_text(&r, &gid).contains("\"conditional\": {"),
+        "lines kept"
+    );
+    let out = postal(NOW)
+        .args(["receive", "--referee"])
+        .arg(&r)
+        .env("POSTAL_TEST_FAIL_AT", "after-commit")
+        .write_stdin(nf3.clone())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(75));
+    let game = game_text(&r, &gid);
+    assert_eq!(plies(&r), 4, "both moves in the one save: {game}");
+    assert!(game.contains("\"conditional\": true"), "{game}");
+    let (out, _) = receive(&r, &nf3);
+    assert!(out.contains("already handled"), "{out}");
+    assert_eq!(plies(&r), 4, "applied once");
+}
