@@ -347,16 +347,7 @@ impl TryFrom<RawEvent> for Event {
     type Error = String;
 
     fn try_from(mut r: RawEvent) -> Result<Event, String> {
-        if let Some(act) = r.leave() {
-            return Ok(Event {
-                time: r.time,
-                side: r.side,
-                ply: r.ply,
-                via: r.via,
-                act: act?,
-            });
-        }
-        if let Some(act) = r.referee_act() {
+        if let Some(act) = r.leave().or_else(|| r.referee_act()) {
             return Ok(Event {
                 time: r.time,
                 side: r.side,
