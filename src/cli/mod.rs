@@ -10,6 +10,7 @@ pub mod diagram;
 pub mod draw;
 pub mod game;
 pub mod history;
+pub mod ini;
 pub mod mail;
 pub mod move_;
 pub mod moves;
