@@ -84,3 +84,61 @@ fn a_refused_variant_is_an_error_with_its_place() {
         .stderr(contains("pieceDrops = true"))
         .stderr(contains("^"));
 }
+
+#[test]
+fn chess_and_gardner_from_the_ini_count_as_the_built_ins() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("v.ini");
+    // Gardner's minichess as Fairy-Stockfish describes it.
+    fs::write(
+        &file,
+        "[fide:chess]\n[minichess:chess]\nmaxRank = 5\nmaxFile = 5\n\
+         startFen = rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1\n\
+         promotionRegionWhite = *5\npromotionRegionBlack = *1\n\
+         doubleStep = false\ncastling = false\n",
+    )
+    .unwrap();
+    for (built_in, defined, depth) in [("chess", "fide", "3"), ("gardner", "minichess", "4")] {
+        let ours = postal().args(["perft", built_in, depth]).output().unwrap();
+        assert!(ours.status.success());
+        postal()
+            .args(["perft", defined, depth, "--variants"])
+            .arg(&file)
+            .assert()
+            .success()
+            .stdout(String::from_utf8(ours.stdout).unwrap());
+    }
+}
+
+/// Damaged definitions never panic: every prefix of a file and every
+/// byte replaced loads (or refuses) and the loaded ones list their moves.
+#[test]
+fn damaged_files_load_or_refuse_without_panicking() {
+    use postal::variant::ini::{self, gen};
+    let text = fs::read_to_string("tests/pyffish/variants.ini").unwrap();
+    let capa = CAPA.to_string();
+    let mut inputs: Vec<String> = Vec::new();
+    for (i, _) in capa.char_indices() {
+        inputs.push(capa[..i].to_string());
+        for c in ['=', '[', ']', ':', '9', '*', '-', 'x', '\n', ' ', '~'] {
+            let mut s = capa.clone();
+            s.replace_range(
+                i..i + capa[i..].chars().next().unwrap().len_utf8(),
+                &c.to_string(),
+            );
+            inputs.push(s);
+        }
+    }
+    inputs.push(text);
+    for input in inputs {
+        let loaded = ini::load(&input, "x.ini");
+        for def in &loaded.defs {
+            let pos = def.start();
+            let _ = gen::legal_moves(def, &pos);
+            let _ = pos.to_fen(def);
+        }
+        for r in &loaded.refused {
+            let _ = r.with_caret();
+        }
+    }
+}

@@ -371,10 +371,10 @@ pub fn play(def: &Def, pos: &Pos, mv: &Mv) -> Pos {
     p.halfmove = if is_pawn || captured {
         0
     } else {
-        pos.halfmove + 1
+        pos.halfmove.saturating_add(1)
     };
     if us == 1 {
-        p.fullmove += 1;
+        p.fullmove = p.fullmove.saturating_add(1);
     }
     p.turn = them;
     p
@@ -532,7 +532,7 @@ pub fn outcome(def: &Def, pos: &Pos) -> Option<End> {
             why,
         });
     }
-    if def.n_move_rule > 0 && pos.halfmove >= 2 * def.n_move_rule {
+    if def.n_move_rule > 0 && pos.halfmove >= def.n_move_rule.saturating_mul(2) {
         return Some(End {
             white: 0,
             why: "n-move rule",
