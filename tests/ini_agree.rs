@@ -11,7 +11,9 @@
 //! subset (perft to depth 2 from the start and one random position, the
 //! game); the ignored test `agreement_in_full` runs depth 3 from the start
 //! and 20 random positions (`POSTAL_AGREE_DEPTH`, `POSTAL_AGREE_POSITIONS`
-//! change it), which takes hours with pyffish.
+//! change it): hours with pyffish alone, minutes with a native engine
+//! counting perft (`FAIRY_STOCKFISH`; benches/agree-fairy-stockfish.sh
+//! builds one and runs it).
 
 use postal::variant::ini::{self, gen, Def, Pos};
 use serde_json::Value;
