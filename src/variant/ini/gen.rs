@@ -283,8 +283,11 @@ fn castling_moves(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
         if *checked.get_or_insert_with(|| in_check(def, pos)) {
             return;
         }
+        // As in Fairy-Stockfish, only a royal king may not castle
+        // through attacked squares; a commoner castles regardless.
         let them = 1 - us;
-        if span(right.king, kto).any(|s| attacked(def, pos, s, them)) {
+        let royal = pos.part(def, right.king) == Some(Part::King);
+        if royal && span(right.king, kto).any(|s| attacked(def, pos, s, them)) {
             continue;
         }
         out.push(Mv {
