@@ -11,6 +11,7 @@ pub mod diagram;
 pub mod draw;
 pub mod game;
 pub mod history;
+pub mod ini;
 pub mod leave;
 pub mod mail;
 pub mod move_;

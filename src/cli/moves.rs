@@ -42,6 +42,11 @@ pub struct Args {
     /// Swap Chess: list at most this many swaps.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub limit: usize,
+    /// Variants defined in this variants.ini file (default:
+    /// $POSTAL_VARIANTS); their moves are listed in UCI form, --position
+    /// is a FEN and --moves UCI moves (postal-variants(5)).
+    #[arg(long, value_name = "FILE")]
+    pub variants: Option<std::path::PathBuf>,
 }
 
 /// What a move does, for `--verbose`.
@@ -117,6 +122,25 @@ fn swap_listing(pos: &Position, args: &Args, text: &mut String) -> Result<(), Cl
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+    if let Some(def) = super::ini::lookup(args.variants.as_deref(), &args.variant)? {
+        use crate::variant::ini::gen;
+        let pos = super::ini::position(&def, args.position.as_deref(), args.moves.as_deref())?;
+        let mut text = String::new();
+        for m in gen::legal_moves(&def, &pos) {
+            text.push_str(&pos.uci(&def, &m));
+            if args.verbose {
+                let after = gen::play(&def, &pos, &m);
+                if let Some(end) = gen::outcome(&def, &after) {
+                    let result = ["0-1", "1/2-1/2", "1-0"][(end.white + 1) as usize];
+                    text.push_str(&format!(" # game over: {result} by {}", end.why));
+                } else if gen::in_check(&def, &after) {
+                    text.push_str(" # check");
+                }
+            }
+            text.push('\n');
+        }
+        return emit(out, &text);
+    }
     let path = Path::new(&args.variant);
     let pos = if path.is_file() {
         if args.position.is_some() || args.moves.is_some() {

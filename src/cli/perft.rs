@@ -22,9 +22,18 @@ pub struct Args {
     /// Print the count under each first move.
     #[arg(long)]
     pub divide: bool,
+    /// Variants defined in this variants.ini file (default:
+    /// $POSTAL_VARIANTS); for them, --position is a FEN and --moves UCI
+    /// moves (postal-variants(5)).
+    #[arg(long, value_name = "FILE")]
+    pub variants: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+    if let Some(def) = super::ini::lookup(args.variants.as_deref(), &args.variant)? {
+        let pos = super::ini::position(&def, args.position.as_deref(), args.moves.as_deref())?;
+        return emit(out, &defined_perft(&def, &pos, args.depth, args.divide));
+    }
     let v = variant_arg(&args.variant)?;
     let pos = start_position(v, args.position.as_deref(), args.moves.as_deref())?;
     let mut text = String::new();
@@ -41,4 +50,30 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     };
     text.push_str(&format!("{total}\n"));
     emit(out, &text)
+}
+
+/// Perft of a variant defined in a variants.ini file; with `divide`, the
+/// count under each first move in UCI form.
+fn defined_perft(
+    def: &crate::variant::ini::Def,
+    pos: &crate::variant::ini::Pos,
+    depth: u32,
+    divide: bool,
+) -> String {
+    use crate::variant::ini::gen;
+    let mut text = String::new();
+    let total = if divide && depth > 0 {
+        let mut total = 0;
+        for m in gen::legal_moves(def, pos) {
+            let n = gen::perft(def, &gen::play(def, pos, &m), depth - 1);
+            text.push_str(&format!("{}: {n}\n", pos.uci(def, &m)));
+            total += n;
+        }
+        text.push('\n');
+        total
+    } else {
+        gen::perft(def, pos, depth)
+    };
+    text.push_str(&format!("{total}\n"));
+    text
 }

@@ -11,9 +11,15 @@ use std::io::Write;
 /// chess); `verify` and `convert` read it and every other name shown,
 /// ignoring case, spaces and hyphens.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Also list the variants defined in this variants.ini file (default:
+    /// $POSTAL_VARIANTS): each loaded one with its pieces, each refused
+    /// one with file:line:col, the key and why (postal-variants(5)).
+    #[arg(long, value_name = "FILE")]
+    pub variants: Option<std::path::PathBuf>,
+}
 
-pub fn run(_args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     let mut text = String::new();
     for v in Variant::ALL {
         let s = v.spec();
@@ -44,6 +50,10 @@ pub fn run(_args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             "",
             names.join(", ")
         ));
+    }
+    if let Some(path) = super::ini::file(args.variants.as_deref()) {
+        text.push('\n');
+        text.push_str(&super::ini::listing(&path)?);
     }
     emit(out, &text)
 }

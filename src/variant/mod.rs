@@ -8,6 +8,7 @@ pub mod chess;
 pub mod corral;
 pub mod disintegration;
 pub mod gardner;
+pub mod ini;
 pub mod kristensen;
 pub mod swap;
 pub mod validate;

@@ -171,6 +171,12 @@ or a password_command. It is never stored in a file.",
             "Without XDG_CONFIG_HOME, the settings are ~/.config/postal/config.toml.",
         ));
     }
+    if ["variants", "perft", "moves"].contains(&name) || name.is_empty() {
+        out.push((
+            "POSTAL_VARIANTS",
+            "A variants.ini file read when \\-\\-variants is not given (postal\\-variants(5)).",
+        ));
+    }
     if name == "referee" || name.is_empty() {
         out.push((
             "POSTAL_IMAP_PASSWORD",
@@ -536,6 +542,92 @@ kept in this file or in a game file: it comes from an environment variable or a 
     text.into_bytes()
 }
 
+/// postal-variants(5): variants defined in Fairy-Stockfish's format.
+fn variants_page() -> Vec<u8> {
+    use postal::variant::ini::{def, keys};
+    let mut text = format!(
+        ".TH postal-variants 5 \"\" \"{SOURCE}\" \"{MANUAL}\"\n.SH NAME\npostal\\-variants \\- \
+variants defined in Fairy\\-Stockfish's variants.ini format\n.SH SYNOPSIS\n{}\n.SH DESCRIPTION\n",
+        italic("FILE.ini")
+    );
+    text.push_str(&roff(
+        "postal variants, perft and moves read chess-like variants from a file in the format of \
+Fairy-Stockfish's variants.ini, given with --variants FILE or POSTAL_VARIANTS. A section is \
+[name] (Fairy-Stockfish's defaults with no pieces) or [name:parent], the parent one of the \
+file's earlier sections or the built-in chess (also called fairy). Lines starting with # or ; \
+are comments; every other line is key = value. Keys and values have Fairy-Stockfish's meanings \
+and defaults (its default promotion region is rank 8 and its double steps start from ranks 2 \
+and 7, whatever the board's size). A section that uses a key not listed here, or a listed \
+key with a value postal cannot honour, is refused whole, with file:line:col, the key and why; \
+it is never played by partial rules. Positions are FEN in Fairy-Stockfish's conventions and \
+moves UCI (e2e4, a9a10q, castling as the king's move).\n",
+    ));
+    let mut items: Vec<(String, String)> = keys::PLAYED
+        .iter()
+        .map(|k| {
+            (
+                bold(k),
+                "Played with Fairy-Stockfish's meaning.".to_string(),
+            )
+        })
+        .collect();
+    items.push((
+        bold("pawnTypes, promotionPawnTypes, enPassantTypes, nMoveRuleTypes (and White/Black)"),
+        "Accepted when they name the pawn alone.".into(),
+    ));
+    for (key, default, why) in keys::neutral_keys() {
+        items.push((
+            bold(key),
+            roff(&format!("Accepted only as {default}: otherwise {why}.")),
+        ));
+    }
+    text.push_str(&section("KEYS", &items));
+    let mut items: Vec<(String, String)> = def::NAMED
+        .iter()
+        .map(|(n, _, b)| (bold(n), roff(&format!("Betza {b}."))))
+        .collect();
+    items.push((
+        bold("king"),
+        "The royal king (K), castling. A king with its own movement is refused.".into(),
+    ));
+    items.push((
+        bold("customPiece1 .. customPiece25"),
+        roff("letter:Betza, in the forms below."),
+    ));
+    for (n, why) in def::CODED {
+        items.push((bold(n), roff(&format!("Refused: {why}."))));
+    }
+    text.push_str(&section("PIECES", &items));
+    text.push_str(".SH BETZA\n");
+    text.push_str(&roff(
+        "Atoms W F D N A H L C J Z G K, riders R B Q, an atom doubled (NN) or followed by a \
+digit (R2) for a rider and its range; modifiers m (move only) and c (capture only), p (cannon) \
+and g (grasshopper), n (lame leaper), directions f b v h r l s alone or paired (fs, rb, hl), \
+read as Fairy-Stockfish reads them. Refused: i (initial moves), e (en passant), any other letter, \
+and riders or hoppers along an atom longer than two squares (Fairy-Stockfish gives them no moves).\n",
+    ));
+    text.push_str(&section(
+        "ENVIRONMENT",
+        &[(
+            bold("POSTAL_VARIANTS"),
+            "The file read when \\-\\-variants is not given.".into(),
+        )],
+    ));
+    text.push_str(&format!(
+        ".SH EXAMPLES\n.PP\n.RS 4\n.nf\n{}\n.fi\n.RE\n",
+        roff("[capa:chess]\nmaxFile = 10\narchbishop = a\nchancellor = c\ncastlingKingsideFile = i\n\
+castlingQueensideFile = c\npromotionPieceTypes = acqrbn\n\
+startFen = rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1")
+    ));
+    text.push_str(&see_also(&[
+        "postal.1".into(),
+        "postal-moves.1".into(),
+        "postal-perft.1".into(),
+        "postal-variants.1".into(),
+    ]));
+    text.into_bytes()
+}
+
 /// Every man page as `(file name, contents)`.
 pub fn pages() -> Vec<(String, Vec<u8>)> {
     let mut cmd = postal::cli::command();
@@ -549,11 +641,15 @@ pub fn pages() -> Vec<(String, Vec<u8>)> {
         .map(|s| format!("postal-{}.1", s.get_name()))
         .collect();
     all.push("postal-config.5".to_string());
+    all.push("postal-variants.5".to_string());
     let mut out = vec![("postal.1".to_string(), page(&cmd, "postal", "", &all))];
     for sub in &subs {
         let mut see = vec!["postal.1".to_string()];
         if mails(sub) {
             see.push("postal-config.5".to_string());
+        }
+        if ["variants", "perft", "moves"].contains(&sub.get_name()) {
+            see.push("postal-variants.5".to_string());
         }
         let name = sub.get_name();
         out.push((
@@ -562,5 +658,6 @@ pub fn pages() -> Vec<(String, Vec<u8>)> {
         ));
     }
     out.push(("postal-config.5".to_string(), config_page()));
+    out.push(("postal-variants.5".to_string(), variants_page()));
     out
 }

@@ -1,0 +1,371 @@
+//! A position of a user-defined variant, and its text in Fairy-Stockfish's
+//! conventions: FEN with decimal runs of empty squares (`10` on wide
+//! boards), castling rights `KQkq` found as Fairy-Stockfish finds them,
+//! an en passant square only where a pawn could take there; moves in UCI
+//! form (`e2e4`, `a9a10q`, castling as the king's move `e1g1`).
+
+use super::def::{bit, Def, Part, Region};
+use std::fmt::Write;
+
+/// A piece: kind index into [`Def::kinds`] and side (0 White, 1 Black).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Man {
+    pub kind: u8,
+    pub color: u8,
+}
+
+/// A castling right: where the king and the rook stand.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Right {
+    pub king: u8,
+    pub rook: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Pos {
+    pub files: i8,
+    pub ranks: i8,
+    pub cells: Vec<Option<Man>>,
+    /// 0 White, 1 Black.
+    pub turn: u8,
+    /// `[color][0 kingside, 1 queenside]`.
+    pub castling: [[Option<Right>; 2]; 2],
+    pub ep: Vec<u8>,
+    pub halfmove: u32,
+    pub fullmove: u32,
+}
+
+/// What a move does beyond taking a piece from one square to another.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Special {
+    None,
+    /// The pawn taken stands on this square.
+    EnPassant(u8),
+    /// The rook's squares.
+    Castle {
+        rook_from: u8,
+        rook_to: u8,
+    },
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Mv {
+    pub from: u8,
+    pub to: u8,
+    pub promotion: Option<u8>,
+    pub special: Special,
+}
+
+impl Pos {
+    pub fn sq(&self, file: i8, rank: i8) -> Option<u8> {
+        if (0..self.files).contains(&file) && (0..self.ranks).contains(&rank) {
+            Some((rank as i16 * self.files as i16 + file as i16) as u8)
+        } else {
+            None
+        }
+    }
+
+    pub fn file_rank(&self, sq: u8) -> (i8, i8) {
+        (
+            (sq as i16 % self.files as i16) as i8,
+            (sq as i16 / self.files as i16) as i8,
+        )
+    }
+
+    pub fn region_has(&self, region: Region, sq: u8) -> bool {
+        let (f, r) = self.file_rank(sq);
+        region & bit(f, r) != 0
+    }
+
+    pub fn square_name(&self, sq: u8) -> String {
+        let (f, r) = self.file_rank(sq);
+        format!("{}{}", (b'a' + f as u8) as char, r + 1)
+    }
+
+    pub fn parse_square(&self, text: &str) -> Option<u8> {
+        let b = text.as_bytes();
+        if b.len() < 2 || !b[0].is_ascii_lowercase() {
+            return None;
+        }
+        let r: i8 = text[1..].parse().ok()?;
+        self.sq((b[0] - b'a') as i8, r - 1)
+    }
+
+    pub fn letter(def: &Def, man: Man) -> char {
+        let c = def.kinds[man.kind as usize].letter;
+        if man.color == 0 {
+            c
+        } else {
+            c.to_ascii_lowercase()
+        }
+    }
+
+    /// Reads a FEN. Errors name the offending part.
+    pub fn from_fen(def: &Def, fen: &str) -> Result<Pos, String> {
+        let mut parts = fen.split_whitespace();
+        let board = parts.next().ok_or("empty position text")?;
+        let mut pos = Pos {
+            files: def.files,
+            ranks: def.ranks,
+            cells: vec![None; def.files as usize * def.ranks as usize],
+            turn: 0,
+            castling: [[None; 2]; 2],
+            ep: Vec::new(),
+            halfmove: 0,
+            fullmove: 1,
+        };
+        let rows: Vec<&str> = board.split('/').collect();
+        if rows.len() != def.ranks as usize {
+            return Err(format!(
+                "{} ranks in the board, the variant has {}",
+                rows.len(),
+                def.ranks
+            ));
+        }
+        for (i, row) in rows.iter().enumerate() {
+            let rank = def.ranks - 1 - i as i8;
+            let mut file: i16 = 0;
+            let mut run = 0i16;
+            for c in row.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    run = run * 10 + d as i16;
+                    if run > def.files as i16 {
+                        return Err(format!("rank {} is too long", rank + 1));
+                    }
+                    continue;
+                }
+                file += run;
+                run = 0;
+                let kind = def
+                    .kind_of(c)
+                    .ok_or_else(|| format!("`{c}` is not a piece of this variant"))?;
+                if file >= def.files as i16 {
+                    return Err(format!("rank {} is too long", rank + 1));
+                }
+                let color = if c.is_ascii_uppercase() { 0 } else { 1 };
+                let sq = pos.sq(file as i8, rank).ok_or("square off the board")?;
+                pos.cells[sq as usize] = Some(Man {
+                    kind: kind as u8,
+                    color,
+                });
+                file += 1;
+            }
+            file += run;
+            if file != def.files as i16 {
+                return Err(format!(
+                    "rank {} has {file} squares, the variant has {} files",
+                    rank + 1,
+                    def.files
+                ));
+            }
+        }
+        pos.turn = match parts.next().unwrap_or("w") {
+            "w" => 0,
+            "b" => 1,
+            t => return Err(format!("`{t}` is not a side to move (w or b)")),
+        };
+        let castling = parts.next().unwrap_or("-");
+        if castling != "-" {
+            for c in castling.chars() {
+                pos.add_right(def, c)?;
+            }
+        }
+        let ep = parts.next().unwrap_or("-");
+        if ep != "-" {
+            let sq = pos
+                .parse_square(ep)
+                .ok_or_else(|| format!("`{ep}` is not a square"))?;
+            if pos.ep_possible(def, sq) {
+                pos.ep.push(sq);
+            }
+        }
+        if let Some(h) = parts.next() {
+            pos.halfmove = h
+                .parse()
+                .map_err(|_| format!("`{h}` is not a halfmove count"))?;
+        }
+        if let Some(f) = parts.next() {
+            pos.fullmove = f
+                .parse()
+                .map_err(|_| format!("`{f}` is not a move number"))?;
+        }
+        if let Some(extra) = parts.next() {
+            return Err(format!("unexpected `{extra}` after the move number"));
+        }
+        Ok(pos)
+    }
+
+    /// The castling rank of `color`, counted from White's side.
+    pub fn castling_rank(&self, def: &Def, color: u8) -> i8 {
+        if color == 0 {
+            def.castling_rank
+        } else {
+            self.ranks - 1 - def.castling_rank
+        }
+    }
+
+    fn is(&self, sq: u8, color: u8, pred: impl Fn(usize) -> bool) -> bool {
+        matches!(self.cells[sq as usize], Some(m) if m.color == color && pred(m.kind as usize))
+    }
+
+    /// Adds the castling right written `c`, as Fairy-Stockfish reads it
+    /// (its rook found from the outer file inwards); a right whose king or
+    /// rook is missing is dropped, as there.
+    fn add_right(&mut self, def: &Def, c: char) -> Result<(), String> {
+        if !def.castling {
+            return Ok(());
+        }
+        let color = if c.is_ascii_uppercase() { 0 } else { 1 };
+        let rank = self.castling_rank(def, color);
+        let rooks = &def.castling_rooks[color as usize];
+        let is_rook = |p: &Pos, f: i8| {
+            p.sq(f, rank)
+                .is_some_and(|s| p.is(s, color, |k| rooks.contains(k)))
+        };
+        let up = c.to_ascii_uppercase();
+        let rook_file = match up {
+            'K' => {
+                let mut f = def.castling_rook_kingside_file;
+                while !is_rook(self, f) && f > 0 {
+                    f -= 1;
+                }
+                f
+            }
+            'Q' => {
+                let mut f = def.castling_rook_queenside_file;
+                while !is_rook(self, f) && f < super::def::FILES - 1 {
+                    f += 1;
+                }
+                f
+            }
+            'A'..='L' => (up as u8 - b'A') as i8,
+            _ => return Err(format!("`{c}` is not a castling right")),
+        };
+        let name = &def.castling_king[color as usize];
+        let Some(king) = def.kinds.iter().position(|k| &k.name == name) else {
+            return Ok(());
+        };
+        let kings: Vec<i8> = (0..self.files)
+            .filter(|&f| {
+                self.sq(f, rank)
+                    .is_some_and(|s| self.is(s, color, |k| k == king))
+            })
+            .collect();
+        let king_file = match kings.as_slice() {
+            [f] => *f,
+            [] => return Ok(()),
+            _ => def.castling_king_file,
+        };
+        if !kings.contains(&king_file) || !is_rook(self, rook_file) {
+            return Ok(());
+        }
+        let (Some(k), Some(r)) = (self.sq(king_file, rank), self.sq(rook_file, rank)) else {
+            return Ok(());
+        };
+        let side = if king_file < rook_file { 0 } else { 1 };
+        self.castling[color as usize][side] = Some(Right { king: k, rook: r });
+        Ok(())
+    }
+
+    /// Whether an en passant square written in a FEN stands, as
+    /// Fairy-Stockfish decides: in the region, attacked by a pawn of the
+    /// side to move, an enemy pawn just past it, nothing on it or behind.
+    fn ep_possible(&self, def: &Def, sq: u8) -> bool {
+        let Some(pawn) = def.pawn() else { return false };
+        let us = self.turn;
+        if !self.region_has(def.en_passant_region[us as usize], sq) {
+            return false;
+        }
+        let (f, r) = self.file_rank(sq);
+        let back = if us == 0 { -1 } else { 1 };
+        let attacked = [-1, 1].iter().any(|df| {
+            self.sq(f + df, r + back)
+                .is_some_and(|s| self.is(s, us, |k| k == pawn))
+        });
+        let them = 1 - us;
+        let pawn_past = [1, 2].iter().any(|n| {
+            self.sq(f, r + back * n)
+                .is_some_and(|s| self.is(s, them, |k| k == pawn))
+        });
+        let clear = [0, -back].iter().all(|d| {
+            self.sq(f, r + d)
+                .is_none_or(|s| self.cells[s as usize].is_none())
+        });
+        attacked && pawn_past && clear
+    }
+
+    pub fn to_fen(&self, def: &Def) -> String {
+        let mut s = String::new();
+        for rank in (0..self.ranks).rev() {
+            let mut run = 0;
+            for file in 0..self.files {
+                match self.cells[(rank as usize) * self.files as usize + file as usize] {
+                    None => run += 1,
+                    Some(m) => {
+                        if run > 0 {
+                            let _ = write!(s, "{run}");
+                            run = 0;
+                        }
+                        s.push(Pos::letter(def, m));
+                    }
+                }
+            }
+            if run > 0 {
+                let _ = write!(s, "{run}");
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s.push_str(if self.turn == 0 { " w " } else { " b " });
+        let mut rights = String::new();
+        for (color, letters) in [(0, ['K', 'Q']), (1, ['k', 'q'])] {
+            for (right, letter) in self.castling[color].iter().zip(letters) {
+                if right.is_some() {
+                    rights.push(letter);
+                }
+            }
+        }
+        if rights.is_empty() {
+            rights.push('-');
+        }
+        s.push_str(&rights);
+        if self.ep.is_empty() {
+            s.push_str(" -");
+        } else {
+            s.push(' ');
+            for &e in &self.ep {
+                s.push_str(&self.square_name(e));
+            }
+        }
+        let _ = write!(s, " {} {}", self.halfmove, self.fullmove);
+        s
+    }
+
+    /// The UCI text of a move.
+    pub fn uci(&self, def: &Def, mv: &Mv) -> String {
+        let mut s = format!("{}{}", self.square_name(mv.from), self.square_name(mv.to));
+        if let Some(p) = mv.promotion {
+            s.push(def.kinds[p as usize].letter.to_ascii_lowercase());
+        }
+        s
+    }
+
+    /// Counts the pieces of `color` of kind `kind` (`None`: all).
+    pub fn count(&self, color: u8, kind: Option<usize>) -> i32 {
+        self.cells
+            .iter()
+            .flatten()
+            .filter(|m| m.color == color && kind.is_none_or(|k| k == m.kind as usize))
+            .count() as i32
+    }
+
+    pub fn king_square(&self, def: &Def, color: u8) -> Option<u8> {
+        let king = def.king()?;
+        (0..self.cells.len() as u8).find(|&s| self.is(s, color, |k| k == king))
+    }
+
+    pub fn part(&self, def: &Def, sq: u8) -> Option<Part> {
+        self.cells[sq as usize].map(|m| def.kinds[m.kind as usize].part)
+    }
+}

@@ -1,0 +1,411 @@
+//! A variant definition as owned data, built at run time from a section
+//! of a variants.ini file: the board, the pieces and the rule keys, with
+//! Fairy-Stockfish's defaults (its `variant.h`) for every key not given.
+
+use super::betza::Betza;
+
+/// Squares as bits: bit `rank * FILES + file` with [`FILES`] fixed, so
+/// that a region read before the board's size is known keeps its meaning
+/// (Fairy-Stockfish's regions are absolute squares too: its default
+/// promotion region is rank 8, whatever the board's height).
+pub type Region = u128;
+
+/// The stride of a [`Region`]: Fairy-Stockfish's widest board.
+pub const FILES: i8 = 12;
+/// Its tallest board.
+pub const RANKS: i8 = 10;
+
+pub fn bit(file: i8, rank: i8) -> Region {
+    1u128 << (rank as u32 * FILES as u32 + file as u32)
+}
+
+pub fn rank_region(rank: i8) -> Region {
+    (0..FILES).fold(0, |r, f| r | bit(f, rank))
+}
+
+pub fn file_region(file: i8) -> Region {
+    (0..RANKS).fold(0, |r, k| r | bit(file, k))
+}
+
+/// How the game scores an end: for the side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Score {
+    Win,
+    Loss,
+    Draw,
+    None,
+}
+
+impl Score {
+    pub fn parse(text: &str) -> Option<Score> {
+        Some(match text {
+            "win" => Score::Win,
+            "loss" => Score::Loss,
+            "draw" => Score::Draw,
+            "none" => Score::None,
+            _ => return None,
+        })
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Score::Win => "win",
+            Score::Loss => "loss",
+            Score::Draw => "draw",
+            Score::None => "none",
+        }
+    }
+}
+
+/// What part a piece kind plays beyond its movement.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Fairy-Stockfish's pawn: its own moves (step, double step, en
+    /// passant, promotion), not Betza's.
+    Pawn,
+    /// The royal king: may not be left in check; castles.
+    King,
+    /// Any other piece: its Betza movement alone.
+    Plain,
+}
+
+/// A piece kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kind {
+    /// Fairy-Stockfish's name for it: `knight`, `customPiece1`, ...
+    pub name: String,
+    /// Its order among Fairy-Stockfish's piece types (moves are listed
+    /// and promotions offered in that order).
+    pub order: u8,
+    /// Upper-case letter.
+    pub letter: char,
+    pub part: Part,
+    /// Movement as written, and as read.
+    pub betza_text: String,
+    pub betza: Betza,
+}
+
+/// A set of piece kinds by index into [`Def::kinds`]; `all` for `*`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KindSet {
+    pub all: bool,
+    pub kinds: Vec<usize>,
+}
+
+impl KindSet {
+    pub fn contains(&self, kind: usize) -> bool {
+        self.all || self.kinds.contains(&kind)
+    }
+}
+
+/// A variant defined by the user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Def {
+    pub name: String,
+    pub parent: Option<String>,
+    /// Board size.
+    pub files: i8,
+    pub ranks: i8,
+    pub kinds: Vec<Kind>,
+    pub start_fen: String,
+    /// Display only.
+    pub piece_to_char_table: String,
+    pub variant_template: String,
+    pub promotion_region: [Region; 2],
+    pub promotion_types: [KindSet; 2],
+    /// Most pieces of a kind a promotion may bring about (0: no limit).
+    pub promotion_limit: Vec<(usize, u32)>,
+    pub mandatory_pawn_promotion: bool,
+    pub double_step: bool,
+    pub double_step_region: [Region; 2],
+    pub en_passant_region: [Region; 2],
+    pub castling: bool,
+    pub castling_kingside_file: i8,
+    pub castling_queenside_file: i8,
+    /// Relative to each side (0 = its first rank).
+    pub castling_rank: i8,
+    pub castling_king_file: i8,
+    pub castling_rook_kingside_file: i8,
+    pub castling_rook_queenside_file: i8,
+    pub castling_rooks: [KindSet; 2],
+    /// Fairy-Stockfish's name of the piece kind that castles, per side.
+    pub castling_king: [String; 2],
+    /// A move that leaves the moved piece with no move from its square
+    /// (on an empty board) is illegal.
+    pub immobility_illegal: bool,
+    pub stalemate: Score,
+    pub checkmate: Score,
+    pub extinction: Score,
+    pub extinction_claim: bool,
+    pub extinction_types: KindSet,
+    pub extinction_count: i32,
+    pub extinction_opponent_count: i32,
+    /// `None`: any piece.
+    pub flag_piece: [Option<usize>; 2],
+    pub flag_region: [Region; 2],
+    pub flag_move: bool,
+    pub flag_piece_count: i32,
+    pub n_move_rule: u32,
+    pub n_fold_rule: u32,
+    pub n_fold_value: Score,
+    pub must_capture: bool,
+    /// The section's text and its ancestors' (outermost first), as read:
+    /// what a game file embeds so the game stays playable.
+    pub source: String,
+}
+
+/// `(name, letter, Betza)` of the pieces Fairy-Stockfish knows by name, in
+/// its order of piece types, that this program plays; the king is last.
+pub const NAMED: &[(&str, char, &str)] = &[
+    ("pawn", 'P', "fmWfcF"),
+    ("knight", 'N', "N"),
+    ("bishop", 'B', "B"),
+    ("rook", 'R', "R"),
+    ("queen", 'Q', "Q"),
+    ("fers", 'F', "F"),
+    ("alfil", 'E', "A"),
+    ("fersAlfil", 'E', "FA"),
+    ("silver", 'S', "FfW"),
+    ("aiwok", 'A', "RNF"),
+    ("bers", 'D', "RF"),
+    ("archbishop", 'A', "BN"),
+    ("chancellor", 'C', "RN"),
+    ("amazon", 'A', "QN"),
+    ("knibis", 'N', "mNcB"),
+    ("biskni", 'B', "mBcN"),
+    ("kniroo", 'N', "mNcR"),
+    ("rookni", 'R', "mRcN"),
+    ("shogiPawn", 'P', "fW"),
+    ("lance", 'L', "fR"),
+    ("shogiKnight", 'N', "fN"),
+    ("gold", 'G', "WfF"),
+    ("dragonHorse", 'H', "BW"),
+    ("clobber", 'P', "cW"),
+    ("breakthrough", 'P', "fmWfF"),
+    ("immobile", 'I', ""),
+    ("cannon", 'C', "mRcpR"),
+    ("horse", 'H', "nN"),
+    ("elephant", 'E', "nA"),
+    ("banner", 'A', "RcpRnN"),
+    ("wazir", 'W', "W"),
+    ("commoner", 'M', "K"),
+    ("centaur", 'C', "KN"),
+];
+
+/// Pieces Fairy-Stockfish knows by name whose rules are code there, not
+/// Betza, and which this program therefore refuses.
+pub const CODED: &[(&str, &str)] = &[
+    (
+        "soldier",
+        "its sideways moves depend on soldierPromotionRank",
+    ),
+    ("janggiCannon", "it may not jump over or capture a cannon"),
+    ("janggiElephant", "its path is special-cased"),
+];
+
+/// The order number of the first custom piece, and how many there are.
+pub const CUSTOM_ORDER: u8 = 37;
+pub const CUSTOM_COUNT: u8 = 25;
+pub const KING_ORDER: u8 = 63;
+
+impl Def {
+    /// Fairy-Stockfish's defaults, with no pieces (a section without a
+    /// parent starts so).
+    pub fn base(name: &str) -> Def {
+        Def {
+            name: name.to_string(),
+            parent: None,
+            files: 8,
+            ranks: 8,
+            kinds: Vec::new(),
+            start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
+            piece_to_char_table: "-".into(),
+            variant_template: "fairy".into(),
+            promotion_region: [rank_region(7), rank_region(0)],
+            promotion_types: [KindSet::default(), KindSet::default()],
+            promotion_limit: Vec::new(),
+            mandatory_pawn_promotion: true,
+            double_step: true,
+            double_step_region: [rank_region(1), rank_region(6)],
+            en_passant_region: [Region::MAX, Region::MAX],
+            castling: true,
+            castling_kingside_file: 6,
+            castling_queenside_file: 2,
+            castling_rank: 0,
+            castling_king_file: 4,
+            castling_rook_kingside_file: FILES - 1,
+            castling_rook_queenside_file: 0,
+            castling_rooks: [KindSet::default(), KindSet::default()],
+            castling_king: ["king".into(), "king".into()],
+            immobility_illegal: false,
+            stalemate: Score::Draw,
+            checkmate: Score::Loss,
+            extinction: Score::None,
+            extinction_claim: false,
+            extinction_types: KindSet::default(),
+            extinction_count: 0,
+            extinction_opponent_count: 0,
+            flag_piece: [None, None],
+            flag_region: [0, 0],
+            flag_move: false,
+            flag_piece_count: 1,
+            n_move_rule: 50,
+            n_fold_rule: 3,
+            n_fold_value: Score::Draw,
+            must_capture: false,
+            source: String::new(),
+        }
+    }
+
+    /// Fairy-Stockfish's `chess` (and `fairy`): the defaults with the six
+    /// FIDE pieces.
+    pub fn chess(name: &str) -> Def {
+        let mut d = Def::base(name);
+        for &(n, l, b) in NAMED.iter().take(5) {
+            d.add(n, named_order(n), l, b);
+        }
+        d.add("king", KING_ORDER, 'K', "K");
+        let (q, r, b, n) = (4, 3, 2, 1);
+        for c in 0..2 {
+            d.promotion_types[c].kinds = vec![q, r, b, n];
+            d.castling_rooks[c].kinds = vec![r];
+        }
+        d
+    }
+
+    /// Adds or replaces the piece of Fairy-Stockfish type `name`.
+    pub fn add(&mut self, name: &str, order: u8, letter: char, betza: &str) {
+        let part = match name {
+            "pawn" => Part::Pawn,
+            "king" => Part::King,
+            _ => Part::Plain,
+        };
+        let kind = Kind {
+            name: name.to_string(),
+            order,
+            letter: letter.to_ascii_uppercase(),
+            part,
+            betza_text: betza.to_string(),
+            betza: super::betza::parse(betza).unwrap_or_default(),
+        };
+        match self.kinds.iter().position(|k| k.name == name) {
+            Some(i) => self.kinds[i] = kind,
+            None => self.kinds.push(kind),
+        }
+    }
+
+    /// Removes the piece of type `name`, keeping the indices of the others
+    /// in the sets that name kinds.
+    pub fn remove(&mut self, name: &str) {
+        let Some(i) = self.kinds.iter().position(|k| k.name == name) else {
+            return;
+        };
+        self.kinds.remove(i);
+        let fix = |set: &mut KindSet| {
+            set.kinds.retain(|&k| k != i);
+            for k in &mut set.kinds {
+                if *k > i {
+                    *k -= 1;
+                }
+            }
+        };
+        for c in 0..2 {
+            fix(&mut self.promotion_types[c]);
+            fix(&mut self.castling_rooks[c]);
+        }
+        fix(&mut self.extinction_types);
+        self.promotion_limit.retain(|&(k, _)| k != i);
+        for (k, _) in &mut self.promotion_limit {
+            if *k > i {
+                *k -= 1;
+            }
+        }
+        for f in &mut self.flag_piece {
+            match *f {
+                Some(k) if k == i => *f = None,
+                Some(k) if k > i => *f = Some(k - 1),
+                _ => {}
+            }
+        }
+    }
+
+    /// The kind whose letter is `c` (either case): the first in
+    /// Fairy-Stockfish's order, as its lookup finds.
+    pub fn kind_of(&self, c: char) -> Option<usize> {
+        let up = c.to_ascii_uppercase();
+        self.kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.letter == up)
+            .min_by_key(|(_, k)| k.order)
+            .map(|(i, _)| i)
+    }
+
+    pub fn king(&self) -> Option<usize> {
+        self.kinds.iter().position(|k| k.part == Part::King)
+    }
+
+    pub fn pawn(&self) -> Option<usize> {
+        self.kinds.iter().position(|k| k.part == Part::Pawn)
+    }
+
+    /// The squares of the board, as a region.
+    pub fn board(&self) -> Region {
+        let mut r = 0;
+        for rank in 0..self.ranks {
+            for file in 0..self.files {
+                r |= bit(file, rank);
+            }
+        }
+        r
+    }
+}
+
+pub fn named_order(name: &str) -> u8 {
+    if name == "king" {
+        return KING_ORDER;
+    }
+    // Fairy-Stockfish's enum: pawn = 1, ... centaur = 38, with the soldier,
+    // janggi cannon and janggi elephant among them.
+    const ALL: &[&str] = &[
+        "pawn",
+        "knight",
+        "bishop",
+        "rook",
+        "queen",
+        "fers",
+        "alfil",
+        "fersAlfil",
+        "silver",
+        "aiwok",
+        "bers",
+        "archbishop",
+        "chancellor",
+        "amazon",
+        "knibis",
+        "biskni",
+        "kniroo",
+        "rookni",
+        "shogiPawn",
+        "lance",
+        "shogiKnight",
+        "gold",
+        "dragonHorse",
+        "clobber",
+        "breakthrough",
+        "immobile",
+        "cannon",
+        "janggiCannon",
+        "soldier",
+        "horse",
+        "elephant",
+        "janggiElephant",
+        "banner",
+        "wazir",
+        "commoner",
+        "centaur",
+    ];
+    ALL.iter()
+        .position(|n| *n == name)
+        .map_or(0, |i| i as u8 + 1)
+}

@@ -1,0 +1,566 @@
+//! Legal moves of a user-defined variant, playing them, and the game's
+//! end, with Fairy-Stockfish's meanings: its pawn (step, double step from
+//! a region, en passant, promotion in a region, limits per kind), castling
+//! of the king with a rook on the castling rank, Betza movement for the
+//! other pieces, check against the royal king, `mustCapture`, and the
+//! immediate ends (extinction, flag) after which no move is legal.
+
+use super::betza::Motion;
+use super::board::{Man, Mv, Pos, Special};
+use super::def::{Def, Part, Score};
+
+/// A game's end: the result for White (1 win, 0 draw, -1 loss) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct End {
+    pub white: i8,
+    pub why: &'static str,
+}
+
+fn turned(color: u8, (dy, dx): (i8, i8)) -> (i8, i8) {
+    if color == 0 {
+        (dy, dx)
+    } else {
+        (-dy, -dx)
+    }
+}
+
+/// Squares a piece of `color` on `from` reaches with `motion`, given the
+/// board: for quiet moves the empty ones, for captures the occupied ones
+/// (the caller keeps the enemy's).
+fn reach(pos: &Pos, color: u8, from: u8, motion: &Motion, out: &mut Vec<u8>) {
+    let (f0, r0) = pos.file_rank(from);
+    let occupied = |s: u8| pos.cells[s as usize].is_some();
+    for (&d, &dist) in &motion.leaps {
+        let (dy, dx) = turned(color, d);
+        let Some(to) = pos.sq(f0 + dx, r0 + dy) else {
+            continue;
+        };
+        if dist < 0 && lame_path(pos, from, to).iter().any(|&s| occupied(s)) {
+            continue;
+        }
+        out.push(to);
+    }
+    for (&d, &limit) in &motion.slides {
+        let (dy, dx) = turned(color, d);
+        let (mut f, mut r, mut n) = (f0, r0, 0);
+        while let Some(to) = pos.sq(f + dx, r + dy) {
+            (f, r) = (f + dx, r + dy);
+            out.push(to);
+            n += 1;
+            if occupied(to) || (limit > 0 && n >= limit) {
+                break;
+            }
+        }
+    }
+    for (&d, &limit) in &motion.hops {
+        let (dy, dx) = turned(color, d);
+        let (mut f, mut r, mut n, mut hurdle) = (f0, r0, 0, false);
+        while let Some(to) = pos.sq(f + dx, r + dy) {
+            (f, r) = (f + dx, r + dy);
+            if hurdle {
+                out.push(to);
+                n += 1;
+                if limit > 0 && n >= limit {
+                    break;
+                }
+            }
+            if occupied(to) {
+                if hurdle {
+                    break;
+                }
+                hurdle = true;
+            }
+        }
+    }
+}
+
+/// The squares a lame leap from `from` to `to` passes, as
+/// Fairy-Stockfish walks it: along the longer leg first, diagonally once
+/// the legs are equal.
+fn lame_path(pos: &Pos, from: u8, to: u8) -> Vec<u8> {
+    let (mut f, mut r) = pos.file_rank(from);
+    let (tf, tr) = pos.file_rank(to);
+    let (sf, sr) = ((tf - f).signum(), (tr - r).signum());
+    let mut out = Vec::new();
+    while (f, r) != (tf, tr) {
+        let diff = (tf - f).abs() - (tr - r).abs();
+        if diff > 0 {
+            f += sf;
+        } else if diff < 0 {
+            r += sr;
+        } else {
+            f += sf;
+            r += sr;
+        }
+        if (f, r) != (tf, tr) {
+            if let Some(s) = pos.sq(f, r) {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// Whether a piece of `by` attacks `target`.
+pub fn attacked(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
+    let mut buf = Vec::with_capacity(32);
+    for (sq, cell) in pos.cells.iter().enumerate() {
+        let Some(m) = cell else { continue };
+        if m.color != by {
+            continue;
+        }
+        let kind = &def.kinds[m.kind as usize];
+        if kind.part == Part::Pawn {
+            let (f, r) = pos.file_rank(sq as u8);
+            let (tf, tr) = pos.file_rank(target);
+            let up = if by == 0 { 1 } else { -1 };
+            if tr == r + up && (tf - f).abs() == 1 {
+                return true;
+            }
+            continue;
+        }
+        buf.clear();
+        reach(pos, by, sq as u8, &kind.betza.capture, &mut buf);
+        if buf.contains(&target) {
+            return true;
+        }
+    }
+    false
+}
+
+pub fn in_check(def: &Def, pos: &Pos) -> bool {
+    pos.king_square(def, pos.turn)
+        .is_some_and(|k| attacked(def, pos, k, 1 - pos.turn))
+}
+
+/// Moves by the rules of movement alone (the king may be left in check).
+fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
+    let us = pos.turn;
+    let mut buf = Vec::with_capacity(64);
+    let plain = |from: u8, to: u8| Mv {
+        from,
+        to,
+        promotion: None,
+        special: Special::None,
+    };
+    for from in 0..pos.cells.len() as u8 {
+        let Some(m) = pos.cells[from as usize] else {
+            continue;
+        };
+        if m.color != us {
+            continue;
+        }
+        let kind = &def.kinds[m.kind as usize];
+        if kind.part == Part::Pawn {
+            pawn_moves(def, pos, from, out);
+            continue;
+        }
+        buf.clear();
+        reach(pos, us, from, &kind.betza.quiet, &mut buf);
+        buf.retain(|&s| pos.cells[s as usize].is_none());
+        let quiet = buf.len();
+        reach(pos, us, from, &kind.betza.capture, &mut buf);
+        let mut seen: Vec<u8> = Vec::with_capacity(buf.len());
+        for (i, &to) in buf.iter().enumerate() {
+            let ok = if i < quiet {
+                true
+            } else {
+                matches!(pos.cells[to as usize], Some(t) if t.color != us)
+            };
+            if ok && !seen.contains(&to) {
+                seen.push(to);
+                out.push(plain(from, to));
+            }
+        }
+    }
+    castling_moves(def, pos, out);
+}
+
+fn pawn_moves(def: &Def, pos: &Pos, from: u8, out: &mut Vec<Mv>) {
+    let us = pos.turn;
+    let (f, r) = pos.file_rank(from);
+    let up = if us == 0 { 1 } else { -1 };
+    let zone = def.promotion_region[us as usize];
+    let add = |to: u8, special: Special, out: &mut Vec<Mv>| {
+        if pos.region_has(zone, to) {
+            let mut kinds: Vec<usize> = def.promotion_types[us as usize].kinds.clone();
+            if def.promotion_types[us as usize].all {
+                kinds = (0..def.kinds.len()).collect();
+            }
+            kinds.sort_by_key(|&k| std::cmp::Reverse(def.kinds[k].order));
+            kinds.dedup();
+            for k in kinds {
+                let limit = def
+                    .promotion_limit
+                    .iter()
+                    .find(|(lk, _)| *lk == k)
+                    .map_or(0, |l| l.1);
+                if limit == 0 || (limit as i32) > pos.count(us, Some(k)) {
+                    out.push(Mv {
+                        from,
+                        to,
+                        promotion: Some(k as u8),
+                        special,
+                    });
+                }
+            }
+            if def.mandatory_pawn_promotion {
+                return;
+            }
+        }
+        out.push(Mv {
+            from,
+            to,
+            promotion: None,
+            special,
+        });
+    };
+    if let Some(one) = pos.sq(f, r + up) {
+        if pos.cells[one as usize].is_none() {
+            add(one, Special::None, out);
+            if def.double_step && pos.region_has(def.double_step_region[us as usize], from) {
+                if let Some(two) = pos.sq(f, r + 2 * up) {
+                    if pos.cells[two as usize].is_none() {
+                        add(two, Special::None, out);
+                    }
+                }
+            }
+        }
+    }
+    for df in [-1, 1] {
+        let Some(to) = pos.sq(f + df, r + up) else {
+            continue;
+        };
+        match pos.cells[to as usize] {
+            Some(t) if t.color != us => add(to, Special::None, out),
+            None if pos.ep.contains(&to) => {
+                // Fairy-Stockfish's en passant never promotes, even in
+                // the promotion region.
+                if let Some(taken) = pos.sq(f + df, r) {
+                    out.push(Mv {
+                        from,
+                        to,
+                        promotion: None,
+                        special: Special::EnPassant(taken),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn castling_moves(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
+    let us = pos.turn;
+    let rank = pos.castling_rank(def, us);
+    let mut checked: Option<bool> = None;
+    for side in 0..2 {
+        let Some(right) = pos.castling[us as usize][side] else {
+            continue;
+        };
+        let kfile = if side == 0 {
+            def.castling_kingside_file
+        } else {
+            def.castling_queenside_file
+        };
+        let Some(kto) = pos.sq(kfile, rank) else {
+            continue;
+        };
+        let rfile = if side == 0 { kfile - 1 } else { kfile + 1 };
+        let Some(rto) = pos.sq(rfile, rank) else {
+            continue;
+        };
+        let span = |a: u8, b: u8| {
+            let (lo, hi) = (a.min(b), a.max(b));
+            (lo..=hi).filter(move |&s| s != a)
+        };
+        let blocked = span(right.rook, rto)
+            .chain(span(right.king, kto))
+            .any(|s| s != right.king && s != right.rook && pos.cells[s as usize].is_some());
+        if blocked {
+            continue;
+        }
+        if *checked.get_or_insert_with(|| in_check(def, pos)) {
+            return;
+        }
+        // As in Fairy-Stockfish, only a royal king may not castle
+        // through attacked squares; a commoner castles regardless.
+        let them = 1 - us;
+        let royal = pos.part(def, right.king) == Some(Part::King);
+        if royal && span(right.king, kto).any(|s| attacked(def, pos, s, them)) {
+            continue;
+        }
+        out.push(Mv {
+            from: right.king,
+            to: kto,
+            promotion: None,
+            special: Special::Castle {
+                rook_from: right.rook,
+                rook_to: rto,
+            },
+        });
+    }
+}
+
+/// Plays a move given by [`legal_moves`].
+pub fn play(def: &Def, pos: &Pos, mv: &Mv) -> Pos {
+    let mut p = pos.clone();
+    let us = pos.turn;
+    let them = 1 - us;
+    let moving = pos.cells[mv.from as usize];
+    let mut captured = pos.cells[mv.to as usize].is_some();
+    let is_pawn = pos.part(def, mv.from) == Some(Part::Pawn);
+    p.ep.clear();
+    match mv.special {
+        Special::Castle { rook_from, rook_to } => {
+            let rook = p.cells[rook_from as usize].take();
+            let king = p.cells[mv.from as usize].take();
+            p.cells[mv.to as usize] = king;
+            p.cells[rook_to as usize] = rook;
+            captured = false;
+        }
+        Special::EnPassant(taken) => {
+            p.cells[taken as usize] = None;
+            p.cells[mv.to as usize] = p.cells[mv.from as usize].take();
+            captured = true;
+        }
+        Special::None => {
+            p.cells[mv.to as usize] = p.cells[mv.from as usize].take();
+        }
+    }
+    if let (Some(k), Some(m)) = (mv.promotion, moving) {
+        p.cells[mv.to as usize] = Some(Man {
+            kind: k,
+            color: m.color,
+        });
+    }
+    // Castling rights: a king or rook leaving, or a piece taken there.
+    for c in 0..2 {
+        for side in 0..2 {
+            if let Some(r) = p.castling[c][side] {
+                let touched = [r.king, r.rook];
+                let rook_to = match mv.special {
+                    Special::Castle { rook_from, .. } => Some(rook_from),
+                    _ => None,
+                };
+                if touched.contains(&mv.from)
+                    || touched.contains(&mv.to)
+                    || rook_to.is_some_and(|s| touched.contains(&s))
+                {
+                    p.castling[c][side] = None;
+                }
+            }
+        }
+    }
+    // The en passant square, set only where an enemy pawn could take.
+    if is_pawn {
+        let (f, r) = pos.file_rank(mv.from);
+        let (_, tr) = pos.file_rank(mv.to);
+        if (tr - r).abs() == 2 {
+            let up = if us == 0 { 1 } else { -1 };
+            if let (Some(passed), Some(pawn)) = (pos.sq(f, r + up), def.pawn()) {
+                let in_region = pos.region_has(def.en_passant_region[them as usize], passed);
+                let attacker = [-1, 1].iter().any(|df| {
+                    p.sq(f + df, r + 2 * up).is_some_and(|s| {
+                        matches!(p.cells[s as usize], Some(m) if m.color == them && m.kind as usize == pawn)
+                    })
+                });
+                if in_region && attacker {
+                    p.ep.push(passed);
+                }
+            }
+        }
+    }
+    p.halfmove = if is_pawn || captured {
+        0
+    } else {
+        pos.halfmove.saturating_add(1)
+    };
+    if us == 1 {
+        p.fullmove = p.fullmove.saturating_add(1);
+    }
+    p.turn = them;
+    p
+}
+
+/// Whether `man` on `sq` would have a quiet move on an empty board.
+fn can_move_from(def: &Def, pos: &Pos, man: Man, sq: u8) -> bool {
+    let q = &def.kinds[man.kind as usize].betza.quiet;
+    let (f, r) = pos.file_rank(sq);
+    q.leaps.keys().chain(q.slides.keys()).any(|&d| {
+        let (dy, dx) = turned(man.color, d);
+        pos.sq(f + dx, r + dy).is_some()
+    })
+}
+
+fn is_capture(pos: &Pos, mv: &Mv) -> bool {
+    matches!(mv.special, Special::EnPassant(_))
+        || (!matches!(mv.special, Special::Castle { .. }) && pos.cells[mv.to as usize].is_some())
+}
+
+/// Legal moves, none once the game has ended by extinction or a flag.
+pub fn legal_moves(def: &Def, pos: &Pos) -> Vec<Mv> {
+    if immediate_end(def, pos).is_some() {
+        return Vec::new();
+    }
+    legal_ignoring_end(def, pos)
+}
+
+fn legal_ignoring_end(def: &Def, pos: &Pos) -> Vec<Mv> {
+    let mut all = Vec::with_capacity(64);
+    pseudo(def, pos, &mut all);
+    let us = pos.turn;
+    all.retain(|mv| {
+        let after = play(def, pos, mv);
+        after
+            .king_square(def, us)
+            .is_none_or(|k| !attacked(def, &after, k, 1 - us))
+    });
+    if def.immobility_illegal {
+        all.retain(|m| {
+            m.promotion.is_some()
+                || m.special != Special::None
+                || pos.cells[m.from as usize].is_some_and(|man| can_move_from(def, pos, man, m.to))
+        });
+    }
+    if def.must_capture && all.iter().any(|m| is_capture(pos, m)) {
+        all.retain(|m| is_capture(pos, m));
+    }
+    all
+}
+
+fn score_white(score: Score, side: u8) -> Option<i8> {
+    let v = match score {
+        Score::Win => 1,
+        Score::Loss => -1,
+        Score::Draw => 0,
+        Score::None => return None,
+    };
+    Some(if side == 0 { v } else { -v })
+}
+
+fn flag_reached(def: &Def, pos: &Pos, c: u8) -> bool {
+    let region = def.flag_region[c as usize];
+    if region == 0 {
+        return false;
+    }
+    let kind = def.flag_piece[c as usize];
+    let n = (0..pos.cells.len() as u8)
+        .filter(|&s| {
+            matches!(pos.cells[s as usize], Some(m) if m.color == c && kind.is_none_or(|k| k == m.kind as usize))
+                && pos.region_has(region, s)
+        })
+        .count() as i32;
+    n > 0 && n >= def.flag_piece_count
+}
+
+/// The ends Fairy-Stockfish checks before listing moves: extinction, then
+/// a flag reached.
+pub fn immediate_end(def: &Def, pos: &Pos) -> Option<End> {
+    let stm = pos.turn;
+    if def.extinction != Score::None {
+        for c in [1 - stm, stm] {
+            let kinds: Vec<Option<usize>> = if def.extinction_types.all {
+                vec![None]
+            } else {
+                def.extinction_types
+                    .kinds
+                    .iter()
+                    .map(|&k| Some(k))
+                    .collect()
+            };
+            for k in kinds {
+                let claim = i32::from(def.extinction_claim && c == stm);
+                if pos.count(c, k) <= def.extinction_count
+                    && pos.count(1 - c, k) >= def.extinction_opponent_count + claim
+                {
+                    let v = score_white(def.extinction, c).unwrap_or(0);
+                    return Some(End {
+                        white: v,
+                        why: "extinction",
+                    });
+                }
+            }
+        }
+    }
+    let king = def.king();
+    let flag_king =
+        |c: u8| def.flag_piece[c as usize].is_some() && def.flag_piece[c as usize] == king;
+    if def.flag_move && flag_reached(def, pos, stm) {
+        let draw = stm == 0 && flag_king(1 - stm) && flag_reached(def, pos, 1 - stm);
+        return Some(End {
+            white: if draw {
+                0
+            } else if stm == 0 {
+                1
+            } else {
+                -1
+            },
+            why: "flag",
+        });
+    }
+    if (!def.flag_move || flag_king(stm)) && flag_reached(def, pos, 1 - stm) {
+        let mut over = true;
+        if def.flag_move && flag_king(stm) && stm == 1 && !in_check(def, pos) {
+            if let Some(k) = pos.king_square(def, stm) {
+                over = !legal_ignoring_end(def, pos)
+                    .iter()
+                    .any(|m| m.from == k && pos.region_has(def.flag_region[stm as usize], m.to));
+            }
+        }
+        if over {
+            return Some(End {
+                white: if stm == 0 { -1 } else { 1 },
+                why: "flag",
+            });
+        }
+    }
+    None
+}
+
+/// The game's end decided by the position alone: the immediate ends,
+/// then checkmate, stalemate and the n-move rule.
+pub fn outcome(def: &Def, pos: &Pos) -> Option<End> {
+    if let Some(e) = immediate_end(def, pos) {
+        return Some(e);
+    }
+    if legal_ignoring_end(def, pos).is_empty() {
+        let (score, why) = if in_check(def, pos) {
+            (def.checkmate, "checkmate")
+        } else {
+            (def.stalemate, "stalemate")
+        };
+        return Some(End {
+            white: score_white(score, pos.turn).unwrap_or(0),
+            why,
+        });
+    }
+    if def.n_move_rule > 0 && pos.halfmove >= def.n_move_rule.saturating_mul(2) {
+        return Some(End {
+            white: 0,
+            why: "n-move rule",
+        });
+    }
+    None
+}
+
+pub fn perft(def: &Def, pos: &Pos, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = legal_moves(def, pos);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|m| perft(def, &play(def, pos, m), depth - 1))
+        .sum()
+}
+
+/// Finds the legal move written in UCI form.
+pub fn parse_uci(def: &Def, pos: &Pos, text: &str) -> Option<Mv> {
+    legal_moves(def, pos)
+        .into_iter()
+        .find(|m| pos.uci(def, m) == text)
+}

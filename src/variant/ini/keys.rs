@@ -1,0 +1,732 @@
+//! The keys of a section, read in Fairy-Stockfish's order (its
+//! `parser.cpp`: board size, pieces, deprecated keys, then the rest) into
+//! a [`Def`]. A key this program does not play, or a value it cannot
+//! honour, refuses the whole section: the caller gets the key, where it
+//! stands and why, never a definition with that key left out.
+
+use super::def::{
+    bit, file_region, named_order, rank_region, Def, KindSet, Region, Score, CODED, CUSTOM_COUNT,
+    CUSTOM_ORDER, FILES, KING_ORDER, NAMED, RANKS,
+};
+use super::lex::{At, Entry, Section};
+use std::collections::BTreeMap;
+
+/// Why a key was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyError {
+    pub at: At,
+    pub key: String,
+    pub why: String,
+}
+
+/// Keys accepted only with the value that leaves the rules as they are
+/// (Fairy-Stockfish's default), with what they would change.
+const NEUTRAL: &[(&str, &str, &str)] = &[
+    ("chess960", "false", "Chess960 castling is not supported"),
+    (
+        "twoBoards",
+        "false",
+        "bughouse-style boards are not supported",
+    ),
+    ("pocketSize", "0", "pieces in hand are not supported"),
+    (
+        "sittuyinPromotion",
+        "false",
+        "Sittuyin promotion is not supported",
+    ),
+    (
+        "piecePromotionOnCapture",
+        "false",
+        "piece promotion is not supported",
+    ),
+    (
+        "mandatoryPiecePromotion",
+        "false",
+        "piece promotion is not supported",
+    ),
+    ("pieceDemotion", "false", "piece promotion is not supported"),
+    ("blastOnCapture", "false", "explosions are not supported"),
+    (
+        "petrifyBlastPieces",
+        "false",
+        "explosions are not supported",
+    ),
+    ("castlingDroppedPiece", "false", "drops are not supported"),
+    (
+        "oppositeCastling",
+        "false",
+        "opposite castling is not supported",
+    ),
+    ("checking", "true", "games without check are not supported"),
+    ("dropChecks", "true", "drops are not supported"),
+    ("mustDrop", "false", "drops are not supported"),
+    ("pieceDrops", "false", "drops are not supported"),
+    ("dropLoop", "false", "drops are not supported"),
+    (
+        "capturesToHand",
+        "false",
+        "pieces in hand are not supported",
+    ),
+    ("firstRankPawnDrops", "false", "drops are not supported"),
+    ("promotionZonePawnDrops", "false", "drops are not supported"),
+    ("dropOnTop", "false", "drops are not supported"),
+    ("enclosingDrop", "none", "drops are not supported"),
+    ("sittuyinRookDrop", "false", "drops are not supported"),
+    (
+        "dropOppositeColoredBishop",
+        "false",
+        "drops are not supported",
+    ),
+    ("dropPromoted", "false", "drops are not supported"),
+    ("gating", "false", "gating is not supported"),
+    ("wallingRule", "none", "walls are not supported"),
+    ("wallOrMove", "false", "walls are not supported"),
+    ("seirawanGating", "false", "gating is not supported"),
+    (
+        "cambodianMoves",
+        "false",
+        "Cambodian moves are not supported",
+    ),
+    ("pass", "false", "passing is not supported"),
+    ("passWhite", "false", "passing is not supported"),
+    ("passBlack", "false", "passing is not supported"),
+    ("passOnStalemate", "false", "passing is not supported"),
+    ("passOnStalemateWhite", "false", "passing is not supported"),
+    ("passOnStalemateBlack", "false", "passing is not supported"),
+    ("makpongRule", "false", "the Makpong rule is not supported"),
+    (
+        "flyingGeneral",
+        "false",
+        "the flying general is not supported",
+    ),
+    ("flipEnclosedPieces", "none", "flipping is not supported"),
+    (
+        "nFoldValueAbsolute",
+        "false",
+        "absolute repetition scores are not supported",
+    ),
+    (
+        "perpetualCheckIllegal",
+        "false",
+        "perpetual-check rules are not supported",
+    ),
+    (
+        "moveRepetitionIllegal",
+        "false",
+        "repetition bans are not supported",
+    ),
+    ("chasingRule", "none", "chasing rules are not supported"),
+    (
+        "stalematePieceCount",
+        "false",
+        "stalemate by piece count is not supported",
+    ),
+    (
+        "shogiPawnDropMateIllegal",
+        "false",
+        "drops are not supported",
+    ),
+    (
+        "shatarMateRule",
+        "false",
+        "the Shatar mate rule is not supported",
+    ),
+    ("bikjangRule", "false", "the bikjang rule is not supported"),
+    (
+        "extinctionPseudoRoyal",
+        "false",
+        "pseudo-royal pieces are not supported",
+    ),
+    ("dupleCheck", "false", "duple check is not supported"),
+    (
+        "flagPieceBlockedWin",
+        "false",
+        "blocked flag wins are not supported",
+    ),
+    (
+        "flagPieceSafe",
+        "false",
+        "safe-flag rules are not supported",
+    ),
+    ("checkCounting", "false", "check counting is not supported"),
+    ("connectN", "0", "connection games are not supported"),
+    (
+        "materialCounting",
+        "none",
+        "material counting is not supported",
+    ),
+    (
+        "adjudicateFullBoard",
+        "false",
+        "full-board adjudication is not supported",
+    ),
+    ("countingRule", "none", "counting rules are not supported"),
+    ("castlingWins", "-", "castling wins are not supported"),
+    (
+        "tripleStepRegionWhite",
+        "-",
+        "triple steps are not supported",
+    ),
+    (
+        "tripleStepRegionBlack",
+        "-",
+        "triple steps are not supported",
+    ),
+    ("promotedPieceType", "-", "piece promotion is not supported"),
+    ("diagonalLines", "-", "diagonal lines are not supported"),
+];
+
+/// Keys that name piece sets and must name just the pawn (Fairy-Stockfish
+/// gives only its pawn those rules here).
+const PAWN_ONLY: &[&str] = &[
+    "pawnTypes",
+    "promotionPawnTypes",
+    "promotionPawnTypesWhite",
+    "promotionPawnTypesBlack",
+    "enPassantTypes",
+    "enPassantTypesWhite",
+    "enPassantTypesBlack",
+    "nMoveRuleTypes",
+    "nMoveRuleTypesWhite",
+    "nMoveRuleTypesBlack",
+];
+
+/// Keys read for their effect on play, besides pieces: the list shown by
+/// `postal variants` and the man page.
+pub const PLAYED: &[&str] = &[
+    "maxRank",
+    "maxFile",
+    "startFen",
+    "pieceToCharTable",
+    "variantTemplate",
+    "pieceValueMg",
+    "pieceValueEg",
+    "promotionRank",
+    "promotionRegionWhite",
+    "promotionRegionBlack",
+    "promotionPieceTypes",
+    "promotionPieceTypesWhite",
+    "promotionPieceTypesBlack",
+    "promotionLimit",
+    "mandatoryPawnPromotion",
+    "doubleStep",
+    "doubleStepRank",
+    "doubleStepRankMin",
+    "doubleStepRegionWhite",
+    "doubleStepRegionBlack",
+    "enPassantRegion",
+    "enPassantRegionWhite",
+    "enPassantRegionBlack",
+    "castling",
+    "castlingKingsideFile",
+    "castlingQueensideFile",
+    "castlingRank",
+    "castlingKingFile",
+    "castlingKingPiece",
+    "castlingKingPieceWhite",
+    "castlingKingPieceBlack",
+    "castlingRookKingsideFile",
+    "castlingRookQueensideFile",
+    "castlingRookPiece",
+    "castlingRookPieces",
+    "castlingRookPiecesWhite",
+    "castlingRookPiecesBlack",
+    "stalemateValue",
+    "checkmateValue",
+    "extinctionValue",
+    "extinctionClaim",
+    "extinctionPieceTypes",
+    "extinctionPieceCount",
+    "extinctionOpponentPieceCount",
+    "flagPiece",
+    "flagPieceWhite",
+    "flagPieceBlack",
+    "flagRegion",
+    "flagRegionWhite",
+    "flagRegionBlack",
+    "whiteFlag",
+    "blackFlag",
+    "flagPieceCount",
+    "flagMove",
+    "nMoveRule",
+    "nFoldRule",
+    "nFoldValue",
+    "mustCapture",
+    "immobilityIllegal",
+];
+
+pub fn neutral_keys() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
+    NEUTRAL.iter().copied()
+}
+
+pub fn pawn_only_keys() -> &'static [&'static str] {
+    PAWN_ONLY
+}
+
+struct Reader<'a> {
+    map: BTreeMap<&'a str, &'a Entry>,
+    used: Vec<String>,
+}
+
+impl<'a> Reader<'a> {
+    fn get(&mut self, key: &str) -> Option<&'a Entry> {
+        let e = self.map.get(key).copied();
+        if e.is_some() {
+            self.used.push(key.to_string());
+        }
+        e
+    }
+}
+
+fn err(e: &Entry, why: impl Into<String>) -> KeyError {
+    KeyError {
+        at: e.value_at,
+        key: e.key.clone(),
+        why: why.into(),
+    }
+}
+
+fn int(e: &Entry) -> Result<i64, KeyError> {
+    e.value
+        .parse::<i64>()
+        .map_err(|_| err(e, format!("`{}` is not a whole number", e.value)))
+}
+
+fn boolean(e: &Entry) -> Result<bool, KeyError> {
+    match e.value.as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        v => Err(err(e, format!("`{v}` is neither true nor false"))),
+    }
+}
+
+fn score(e: &Entry) -> Result<Score, KeyError> {
+    Score::parse(&e.value)
+        .ok_or_else(|| err(e, format!("`{}` is not win, loss, draw or none", e.value)))
+}
+
+fn rank(e: &Entry) -> Result<i8, KeyError> {
+    let n = int(e)?;
+    if (1..=RANKS as i64).contains(&n) {
+        Ok(n as i8 - 1)
+    } else {
+        Err(err(e, format!("rank {n} is outside 1..{RANKS}")))
+    }
+}
+
+fn file(e: &Entry) -> Result<i8, KeyError> {
+    let v = e.value.as_str();
+    let f = if v.starts_with(|c: char| c.is_ascii_digit()) {
+        int(e)? - 1
+    } else if v.len() == 1 && v.as_bytes()[0].is_ascii_lowercase() {
+        (v.as_bytes()[0] - b'a') as i64
+    } else {
+        return Err(err(
+            e,
+            format!("`{v}` is not a file (a letter or a number)"),
+        ));
+    };
+    if (0..FILES as i64).contains(&f) {
+        Ok(f as i8)
+    } else {
+        Err(err(e, format!("file `{v}` is outside a..l")))
+    }
+}
+
+fn region(e: &Entry) -> Result<Region, KeyError> {
+    let mut r = 0;
+    for sym in e.value.split_whitespace() {
+        if sym == "-" {
+            break;
+        }
+        let bad = || err(e, format!("`{sym}` is not a square, `a*` or `*1`"));
+        let b = sym.as_bytes();
+        if let Some(rest) = sym.strip_prefix('*') {
+            let n: i8 = rest.parse().map_err(|_| bad())?;
+            if !(1..=RANKS).contains(&n) {
+                return Err(bad());
+            }
+            r |= rank_region(n - 1);
+        } else if b.len() == 2 && b[1] == b'*' && b[0].is_ascii_alphabetic() {
+            let f = (b[0].to_ascii_lowercase() - b'a') as i8;
+            if f >= FILES {
+                return Err(bad());
+            }
+            r |= file_region(f);
+        } else if b.len() > 1 && b[0].is_ascii_alphabetic() {
+            let f = (b[0].to_ascii_lowercase() - b'a') as i8;
+            let n: i8 = sym[1..].parse().map_err(|_| bad())?;
+            if f >= FILES || !(1..=RANKS).contains(&n) {
+                return Err(bad());
+            }
+            r |= bit(f, n - 1);
+        } else {
+            return Err(bad());
+        }
+    }
+    Ok(r)
+}
+
+fn kinds(def: &Def, e: &Entry) -> Result<KindSet, KeyError> {
+    let mut set = KindSet::default();
+    for c in e.value.chars().filter(|c| !c.is_whitespace()) {
+        if c == '-' {
+            break;
+        }
+        if c == '*' {
+            set.all = true;
+            continue;
+        }
+        match def.kind_of(c) {
+            Some(k) => set.kinds.push(k),
+            None => return Err(err(e, format!("`{c}` is not a piece of this variant"))),
+        }
+    }
+    Ok(set)
+}
+
+fn one_kind(def: &Def, e: &Entry) -> Result<Option<usize>, KeyError> {
+    let set = kinds(def, e)?;
+    if set.all {
+        return Ok(None);
+    }
+    match set.kinds.as_slice() {
+        [k] => Ok(Some(*k)),
+        _ => Err(err(e, "expected one piece letter")),
+    }
+}
+
+/// Ranks from `min` to `max` counted from each side, as Fairy-Stockfish's
+/// deprecated `promotionRank` and `doubleStepRank*` keys mean them.
+fn relative_ranks(def: &Def, min: i8, max: i8) -> [Region; 2] {
+    let mut out = [0, 0];
+    for r in min..=max.min(def.ranks - 1) {
+        out[0] |= rank_region(r);
+        out[1] |= rank_region(def.ranks - 1 - r);
+    }
+    out
+}
+
+/// Applies a section's keys to `def` (a copy of its parent, or the
+/// defaults).
+pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
+    let mut rd = Reader {
+        map: section
+            .entries
+            .iter()
+            .map(|e| (e.key.as_str(), e))
+            .collect(),
+        used: Vec::new(),
+    };
+    if let Some((at, line)) = section.stray.first() {
+        return Err(KeyError {
+            at: *at,
+            key: line.trim().to_string(),
+            why: "neither `key = value` nor a comment".into(),
+        });
+    }
+    if let Some(e) = rd.get("maxRank") {
+        def.ranks = rank(e)? + 1;
+    }
+    if let Some(e) = rd.get("maxFile") {
+        def.files = file(e)? + 1;
+    }
+    // Pieces, in Fairy-Stockfish's order of types.
+    let customs: Vec<String> = (1..=CUSTOM_COUNT)
+        .map(|n| format!("customPiece{n}"))
+        .collect();
+    let mut names: Vec<(&str, u8)> = Vec::new();
+    for (n, _, _) in NAMED {
+        names.push((n, named_order(n)));
+    }
+    for (n, _) in CODED {
+        names.push((n, named_order(n)));
+    }
+    for (i, n) in customs.iter().enumerate() {
+        names.push((n.as_str(), CUSTOM_ORDER + i as u8));
+    }
+    names.push(("king", KING_ORDER));
+    names.sort_by_key(|p| p.1);
+    for (name, order) in names {
+        for color in ["White", "Black"] {
+            let mut cap = name.to_string();
+            cap[..1].make_ascii_uppercase();
+            let key = format!("mobilityRegion{color}{cap}");
+            if let Some(e) = section.entries.iter().find(|e| e.key == key) {
+                return Err(err(e, "mobility regions are not supported"));
+            }
+        }
+        let Some(e) = rd.get(name) else { continue };
+        let first = e.value.chars().next();
+        match first {
+            Some(c) if c.is_ascii_alphabetic() => {}
+            Some('-') | None => {
+                def.remove(name);
+                continue;
+            }
+            Some(c) => return Err(err(e, format!("`{c}` is not a letter"))),
+        }
+        let letter = first.unwrap_or('?');
+        if let Some((_, why)) = CODED.iter().find(|(n, _)| *n == name) {
+            return Err(err(e, format!("the {name} is not supported: {why}")));
+        }
+        let betza: String = if name.starts_with("customPiece") {
+            let rest = &e.value[1..];
+            let Some(b) = rest.strip_prefix(':') else {
+                return Err(err(e, "expected `letter:Betza`"));
+            };
+            if let Err(b_err) = super::betza::parse(b) {
+                return Err(KeyError {
+                    at: At {
+                        line: e.value_at.line,
+                        col: e.value_at.col + 2 + b[..b_err.offset].chars().count(),
+                    },
+                    key: e.key.clone(),
+                    why: b_err.why,
+                });
+            }
+            b.to_string()
+        } else if name == "king" {
+            if e.value.len() > 1 {
+                return Err(err(e, "a king with its own movement is not supported"));
+            }
+            "K".into()
+        } else {
+            NAMED
+                .iter()
+                .find(|(n, _, _)| *n == name)
+                .map(|p| p.2.to_string())
+                .unwrap_or_default()
+        };
+        def.add(name, order, letter, &betza);
+    }
+    for key in ["pieceValueMg", "pieceValueEg"] {
+        rd.get(key); // Evaluation only: no effect on the rules.
+    }
+    // Deprecated forms, read first so the current ones win.
+    if let Some(e) = rd.get("promotionRank") {
+        let r = rank(e)?;
+        def.promotion_region = relative_ranks(def, r, RANKS);
+    }
+    let dsr = rd.get("doubleStepRank");
+    let dsr_min = rd.get("doubleStepRankMin");
+    if dsr.is_some() || dsr_min.is_some() {
+        let max = dsr.map(rank).transpose()?.unwrap_or(1);
+        let min = dsr_min.map(rank).transpose()?.unwrap_or(1);
+        def.double_step_region = relative_ranks(def, min, max);
+    }
+    if let Some(e) = rd.get("whiteFlag") {
+        def.flag_region[0] = region(e)?;
+    }
+    if let Some(e) = rd.get("blackFlag") {
+        def.flag_region[1] = region(e)?;
+    }
+    if let Some(e) = rd.get("castlingRookPiece") {
+        let s = kinds(def, e)?;
+        def.castling_rooks = [s.clone(), s];
+    }
+    for key in PAWN_ONLY {
+        if let Some(e) = rd.get(key) {
+            let s = kinds(def, e)?;
+            if s.all || s.kinds.len() != 1 || Some(s.kinds[0]) != def.pawn() {
+                return Err(err(e, "only the pawn may have pawn rules here"));
+            }
+        }
+    }
+    if let Some(e) = rd.get("variantTemplate") {
+        def.variant_template = e.value.clone();
+    }
+    if let Some(e) = rd.get("pieceToCharTable") {
+        def.piece_to_char_table = e.value.clone();
+    }
+    if let Some(e) = rd.get("startFen") {
+        def.start_fen = e.value.clone();
+    }
+    for (key, c) in [("promotionRegionWhite", 0), ("promotionRegionBlack", 1)] {
+        if let Some(e) = rd.get(key) {
+            def.promotion_region[c] = region(e)?;
+        }
+    }
+    if let Some(e) = rd.get("promotionPieceTypes") {
+        let s = kinds(def, e)?;
+        def.promotion_types = [s.clone(), s];
+    }
+    for (key, c) in [
+        ("promotionPieceTypesWhite", 0),
+        ("promotionPieceTypesBlack", 1),
+    ] {
+        if let Some(e) = rd.get(key) {
+            def.promotion_types[c] = kinds(def, e)?;
+        }
+    }
+    if let Some(e) = rd.get("promotionLimit") {
+        let mut limits = Vec::new();
+        for item in e.value.split_whitespace() {
+            let (l, n) = item
+                .split_once(':')
+                .ok_or_else(|| err(e, format!("`{item}` is not `letter:count`")))?;
+            let mut cs = l.chars();
+            let (Some(c), None) = (cs.next(), cs.next()) else {
+                return Err(err(e, format!("`{item}` is not `letter:count`")));
+            };
+            let k = def
+                .kind_of(c)
+                .ok_or_else(|| err(e, format!("`{c}` is not a piece of this variant")))?;
+            let n: u32 = n
+                .parse()
+                .map_err(|_| err(e, format!("`{item}` is not `letter:count`")))?;
+            limits.push((k, n));
+        }
+        // Each kind named sets its limit; the others keep theirs.
+        for (k, n) in limits {
+            def.promotion_limit.retain(|&(lk, _)| lk != k);
+            def.promotion_limit.push((k, n));
+        }
+    }
+    if let Some(e) = rd.get("mandatoryPawnPromotion") {
+        def.mandatory_pawn_promotion = boolean(e)?;
+    }
+    if let Some(e) = rd.get("doubleStep") {
+        def.double_step = boolean(e)?;
+    }
+    for (key, c) in [("doubleStepRegionWhite", 0), ("doubleStepRegionBlack", 1)] {
+        if let Some(e) = rd.get(key) {
+            def.double_step_region[c] = region(e)?;
+        }
+    }
+    if let Some(e) = rd.get("enPassantRegion") {
+        let r = region(e)?;
+        def.en_passant_region = [r, r];
+    }
+    for (key, c) in [("enPassantRegionWhite", 0), ("enPassantRegionBlack", 1)] {
+        if let Some(e) = rd.get(key) {
+            def.en_passant_region[c] = region(e)?;
+        }
+    }
+    if let Some(e) = rd.get("castling") {
+        def.castling = boolean(e)?;
+    }
+    if let Some(e) = rd.get("castlingKingsideFile") {
+        def.castling_kingside_file = file(e)?;
+    }
+    if let Some(e) = rd.get("castlingQueensideFile") {
+        def.castling_queenside_file = file(e)?;
+    }
+    if let Some(e) = rd.get("castlingRank") {
+        def.castling_rank = rank(e)?;
+    }
+    if let Some(e) = rd.get("castlingKingFile") {
+        def.castling_king_file = file(e)?;
+    }
+    for (key, sides) in [
+        ("castlingKingPiece", &[0, 1][..]),
+        ("castlingKingPieceWhite", &[0][..]),
+        ("castlingKingPieceBlack", &[1][..]),
+    ] {
+        if let Some(e) = rd.get(key) {
+            let Some(k) = one_kind(def, e)? else {
+                return Err(err(e, "expected one piece letter"));
+            };
+            for &c in sides {
+                def.castling_king[c] = def.kinds[k].name.clone();
+            }
+        }
+    }
+    if let Some(e) = rd.get("immobilityIllegal") {
+        def.immobility_illegal = boolean(e)?;
+    }
+    if let Some(e) = rd.get("castlingRookKingsideFile") {
+        def.castling_rook_kingside_file = file(e)?;
+    }
+    if let Some(e) = rd.get("castlingRookQueensideFile") {
+        def.castling_rook_queenside_file = file(e)?;
+    }
+    if let Some(e) = rd.get("castlingRookPieces") {
+        let s = kinds(def, e)?;
+        def.castling_rooks = [s.clone(), s];
+    }
+    for (key, c) in [
+        ("castlingRookPiecesWhite", 0),
+        ("castlingRookPiecesBlack", 1),
+    ] {
+        if let Some(e) = rd.get(key) {
+            def.castling_rooks[c] = kinds(def, e)?;
+        }
+    }
+    if let Some(e) = rd.get("mustCapture") {
+        def.must_capture = boolean(e)?;
+    }
+    if let Some(e) = rd.get("nMoveRule") {
+        def.n_move_rule = u32::try_from(int(e)?).map_err(|_| err(e, "must not be negative"))?;
+    }
+    if let Some(e) = rd.get("nFoldRule") {
+        def.n_fold_rule = u32::try_from(int(e)?).map_err(|_| err(e, "must not be negative"))?;
+    }
+    if let Some(e) = rd.get("nFoldValue") {
+        def.n_fold_value = score(e)?;
+    }
+    if let Some(e) = rd.get("stalemateValue") {
+        def.stalemate = score(e)?;
+    }
+    if let Some(e) = rd.get("checkmateValue") {
+        def.checkmate = score(e)?;
+    }
+    if let Some(e) = rd.get("extinctionValue") {
+        def.extinction = score(e)?;
+    }
+    if let Some(e) = rd.get("extinctionClaim") {
+        def.extinction_claim = boolean(e)?;
+    }
+    if let Some(e) = rd.get("extinctionPieceTypes") {
+        def.extinction_types = kinds(def, e)?;
+    }
+    if let Some(e) = rd.get("extinctionPieceCount") {
+        def.extinction_count = int(e)? as i32;
+    }
+    if let Some(e) = rd.get("extinctionOpponentPieceCount") {
+        def.extinction_opponent_count = int(e)? as i32;
+    }
+    if let Some(e) = rd.get("flagPiece") {
+        let k = one_kind(def, e)?;
+        def.flag_piece = [k, k];
+    }
+    for (key, c) in [("flagPieceWhite", 0), ("flagPieceBlack", 1)] {
+        if let Some(e) = rd.get(key) {
+            def.flag_piece[c] = one_kind(def, e)?;
+        }
+    }
+    if let Some(e) = rd.get("flagRegion") {
+        let r = region(e)?;
+        def.flag_region = [r, r];
+    }
+    for (key, c) in [("flagRegionWhite", 0), ("flagRegionBlack", 1)] {
+        if let Some(e) = rd.get(key) {
+            def.flag_region[c] = region(e)?;
+        }
+    }
+    if let Some(e) = rd.get("flagPieceCount") {
+        def.flag_piece_count = int(e)? as i32;
+    }
+    if let Some(e) = rd.get("flagMove") {
+        def.flag_move = boolean(e)?;
+    }
+    for (key, default, why) in NEUTRAL {
+        if let Some(e) = rd.get(key) {
+            let same = e.value == *default || (*default == "-" && e.value.is_empty());
+            if !same {
+                return Err(err(e, *why));
+            }
+        }
+    }
+    // Whatever is left is a key this program does not know or play.
+    for e in &section.entries {
+        if !rd.used.contains(&e.key) {
+            return Err(KeyError {
+                at: e.key_at,
+                key: e.key.clone(),
+                why: "not a key this program plays (see postal-variants(5))".into(),
+            });
+        }
+    }
+    Ok(())
+}

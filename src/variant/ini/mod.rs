@@ -1,0 +1,198 @@
+//! Variants the user defines in Fairy-Stockfish's `variants.ini` format:
+//! sections `[name]` and `[name:parent]`, the keys of chess-like games
+//! with Fairy-Stockfish's meanings and defaults, pieces in Betza's
+//! notation. A section is either loaded whole or refused with the place,
+//! the key and why ([`Refusal`]); it is never played by partial rules.
+//!
+//! A loaded definition ([`Def`]) is owned data built at run time, played
+//! by its own generator ([`gen`]) on its own positions ([`board`]); the
+//! seven built-in games keep their modules.
+
+pub mod betza;
+pub mod board;
+pub mod def;
+pub mod gen;
+pub mod keys;
+pub mod lex;
+
+pub use board::{Mv, Pos};
+pub use def::Def;
+
+use std::fmt;
+
+/// Why a section was not loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The file as named by the user.
+    pub file: String,
+    /// The section's name.
+    pub variant: String,
+    pub line: usize,
+    pub col: usize,
+    /// The key refused (or the section header's text).
+    pub key: String,
+    pub why: String,
+    /// The line of the file, for the caret.
+    pub source_line: String,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: variant `{}` refused: {}: {}",
+            self.file, self.line, self.col, self.variant, self.key, self.why
+        )
+    }
+}
+
+impl Refusal {
+    /// The message with the line and a caret under the column.
+    pub fn with_caret(&self) -> String {
+        format!(
+            "{self}\n  {}\n  {}^",
+            self.source_line,
+            " ".repeat(self.col.saturating_sub(1))
+        )
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+/// The definitions read from one file.
+#[derive(Clone, Debug, Default)]
+pub struct Loaded {
+    pub file: String,
+    pub defs: Vec<Def>,
+    pub refused: Vec<Refusal>,
+}
+
+/// Parents this program provides besides a file's own sections:
+/// Fairy-Stockfish's `chess` and its base `fairy` (the same rules).
+pub const BUILT_IN_PARENTS: &[&str] = &["chess", "fairy"];
+
+/// Reads every section of a variants.ini text. `file` names it in
+/// messages.
+pub fn load(text: &str, file: &str) -> Loaded {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut out = Loaded {
+        file: file.to_string(),
+        ..Loaded::default()
+    };
+    for section in lex::sections(text) {
+        let refuse = |at: lex::At, key: String, why: String| Refusal {
+            file: file.to_string(),
+            variant: section.name.clone(),
+            line: at.line,
+            col: at.col,
+            key,
+            why,
+            source_line: lines
+                .get(at.line.wrapping_sub(1))
+                .map(|l| l.trim_end_matches('\r').to_string())
+                .unwrap_or_default(),
+        };
+        let header = || format!("[{}]", section.name);
+        if section.name.is_empty()
+            || !section
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            out.refused.push(refuse(
+                section.at,
+                header(),
+                "a variant's name is letters, digits, `-` and `_`".into(),
+            ));
+            continue;
+        }
+        if out.defs.iter().any(|d| d.name == section.name)
+            || BUILT_IN_PARENTS.contains(&section.name.as_str())
+            || out.refused.iter().any(|r| r.variant == section.name)
+        {
+            out.refused.push(refuse(
+                section.at,
+                header(),
+                "a variant of that name exists already".into(),
+            ));
+            continue;
+        }
+        let mut def = match section.parent.as_deref() {
+            None => Def::base(&section.name),
+            Some(p) if BUILT_IN_PARENTS.contains(&p) => Def::chess(&section.name),
+            Some(p) => match out.defs.iter().find(|d| d.name == p) {
+                Some(parent) => {
+                    let mut d = parent.clone();
+                    d.name = section.name.clone();
+                    d
+                }
+                None => {
+                    let why = if out.refused.iter().any(|r| r.variant == p) {
+                        format!("its parent `{p}` was refused")
+                    } else {
+                        format!("no variant `{p}` defined before it (built in: chess, fairy)")
+                    };
+                    out.refused.push(refuse(section.at, header(), why));
+                    continue;
+                }
+            },
+        };
+        def.parent = section.parent.clone();
+        if let Err(e) = keys::apply(&mut def, &section) {
+            out.refused.push(refuse(e.at, e.key, e.why));
+            continue;
+        }
+        if let Err(why) = check(&def) {
+            out.refused.push(refuse(section.at, header(), why));
+            continue;
+        }
+        def.source.push_str(&section.text);
+        out.defs.push(def);
+    }
+    out
+}
+
+/// Checks a definition as a whole: distinct letters, a start position
+/// that reads.
+fn check(def: &Def) -> Result<(), String> {
+    for (i, k) in def.kinds.iter().enumerate() {
+        if def.kinds[..i].iter().any(|o| o.letter == k.letter) {
+            return Err(format!("two pieces have the letter {}", k.letter));
+        }
+    }
+    Pos::from_fen(def, &def.start_fen).map_err(|e| format!("startFen: {e}"))?;
+    Ok(())
+}
+
+impl Loaded {
+    /// Finds a loaded definition by name, ignoring case.
+    pub fn find(&self, name: &str) -> Option<&Def> {
+        self.defs.iter().find(|d| d.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The refusal of a section of that name, if it was refused.
+    pub fn refusal(&self, name: &str) -> Option<&Refusal> {
+        self.refused
+            .iter()
+            .find(|r| r.variant.eq_ignore_ascii_case(name))
+    }
+}
+
+impl Def {
+    pub fn start(&self) -> Pos {
+        // Checked when loaded.
+        Pos::from_fen(self, &self.start_fen).unwrap_or_else(|_| Pos {
+            files: self.files,
+            ranks: self.ranks,
+            cells: vec![None; self.files as usize * self.ranks as usize],
+            turn: 0,
+            castling: [[None; 2]; 2],
+            ep: Vec::new(),
+            halfmove: 0,
+            fullmove: 1,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

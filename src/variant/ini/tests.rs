@@ -1,0 +1,53 @@
+use super::*;
+
+fn one(text: &str, name: &str) -> Def {
+    let loaded = load(text, "test.ini");
+    if let Some(r) = loaded.refused.first() {
+        panic!("{}", r.with_caret());
+    }
+    loaded.find(name).expect("loaded").clone()
+}
+
+#[test]
+fn chess_from_the_ini_counts_fide_perft() {
+    let def = one("[c:chess]\n", "c");
+    let start = def.start();
+    assert_eq!(start.to_fen(&def), def.start_fen);
+    // Perft figures of the FIDE start position (chessprogramming wiki).
+    assert_eq!(gen::perft(&def, &start, 3), 8902);
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let pos = Pos::from_fen(&def, kiwipete).unwrap();
+    assert_eq!(pos.to_fen(&def), kiwipete);
+    assert_eq!(gen::perft(&def, &pos, 2), 2039);
+    // Position 3 of the same page: en passant and discovered checks.
+    let p3 = Pos::from_fen(&def, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1").unwrap();
+    assert_eq!(gen::perft(&def, &p3, 4), 43238);
+}
+
+#[test]
+fn a_section_with_an_unknown_key_is_refused_with_its_place() {
+    let text = "[a:chess]\nmaxFile = 10\n  pieceDrops = true\n[b:a]\n[c:chess]\nfoo = 1\n";
+    let loaded = load(text, "v.ini");
+    assert!(loaded.defs.is_empty(), "{:?}", loaded.defs);
+    let r = &loaded.refused[0];
+    assert_eq!((r.line, r.col, r.key.as_str()), (3, 16, "pieceDrops"));
+    assert!(r.why.contains("drops"), "{}", r.why);
+    assert!(loaded.refused[1].why.contains("parent `a` was refused"));
+    assert_eq!(loaded.refused[2].key, "foo");
+    assert!(r.with_caret().ends_with(
+        "\n  ^"
+            .replace("  ^", &format!("{}^", " ".repeat(17)))
+            .as_str()
+    ));
+}
+
+#[test]
+fn betza_letters_outside_the_supported_forms_are_refused() {
+    let loaded = load("[a:chess]\ncustomPiece1 = x:mNcixK\n", "v.ini");
+    let r = &loaded.refused[0];
+    assert_eq!((r.line, r.col), (2, 21));
+    assert!(r.why.contains("`i`"), "{}", r.why);
+    assert!(betza::parse("CC").is_err());
+    let b = betza::parse("fsW").unwrap();
+    assert_eq!(b.quiet.leaps.len(), 3);
+}

@@ -1,0 +1,144 @@
+//! `--variants FILE` on the command line (issue 33): the real binary
+//! lists what a variants.ini file loads and refuses, counts perft and
+//! lists moves of a loaded variant, and refuses a refused one with
+//! file:line:col and a caret.
+
+use assert_cmd::Command;
+use predicates::str::contains;
+use std::fs;
+
+const CAPA: &str = "\
+# Capablanca chess, described in the variants.ini format.
+[capa:chess]
+maxFile = 10
+archbishop = a
+chancellor = c
+startFen = rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1
+castlingKingsideFile = i
+castlingQueensideFile = c
+promotionPieceTypes = acqrbn
+
+[drops:chess]
+pieceDrops = true
+";
+
+fn postal() -> Command {
+    let mut c = Command::cargo_bin("postal").unwrap();
+    c.env_remove("POSTAL_VARIANTS");
+    c
+}
+
+#[test]
+fn variants_lists_what_a_file_loads_and_refuses() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("v.ini");
+    fs::write(&file, CAPA).unwrap();
+    postal()
+        .args(["variants", "--variants"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(contains("1 loaded, 1 refused"))
+        .stdout(contains("capa"))
+        .stdout(contains("10x8"))
+        .stdout(contains("C chancellor"))
+        .stdout(contains(
+            "v.ini:12:14: variant `drops` refused: pieceDrops: drops are not supported",
+        ));
+}
+
+#[test]
+fn perft_and_moves_of_a_loaded_variant() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("v.ini");
+    fs::write(&file, CAPA).unwrap();
+    // Capablanca chess from the start: 28, 784, 25228 (pyffish 0.0.90,
+    // built-in `capablanca`, agrees).
+    postal()
+        .args(["perft", "capa", "3", "--variants"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout("25228\n");
+    // The same through the environment variable.
+    postal()
+        .env("POSTAL_VARIANTS", &file)
+        .args(["moves", "capa", "--moves", "e2e4 e7e5"])
+        .assert()
+        .success()
+        .stdout(contains("b1c3\n"))
+        .stdout(contains("c1d3\n"));
+}
+
+#[test]
+fn a_refused_variant_is_an_error_with_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("v.ini");
+    fs::write(&file, CAPA).unwrap();
+    postal()
+        .args(["perft", "drops", "1", "--variants"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(contains("v.ini:12:14: variant `drops` refused: pieceDrops"))
+        .stderr(contains("pieceDrops = true"))
+        .stderr(contains("^"));
+}
+
+#[test]
+fn chess_and_gardner_from_the_ini_count_as_the_built_ins() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("v.ini");
+    // Gardner's minichess as Fairy-Stockfish describes it.
+    fs::write(
+        &file,
+        "[fide:chess]\n[minichess:chess]\nmaxRank = 5\nmaxFile = 5\n\
+         startFen = rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1\n\
+         promotionRegionWhite = *5\npromotionRegionBlack = *1\n\
+         doubleStep = false\ncastling = false\n",
+    )
+    .unwrap();
+    for (built_in, defined, depth) in [("chess", "fide", "3"), ("gardner", "minichess", "4")] {
+        let ours = postal().args(["perft", built_in, depth]).output().unwrap();
+        assert!(ours.status.success());
+        postal()
+            .args(["perft", defined, depth, "--variants"])
+            .arg(&file)
+            .assert()
+            .success()
+            .stdout(String::from_utf8(ours.stdout).unwrap());
+    }
+}
+
+/// Damaged definitions never panic: every prefix of a file and every
+/// byte replaced loads (or refuses) and the loaded ones list their moves.
+#[test]
+fn damaged_files_load_or_refuse_without_panicking() {
+    use postal::variant::ini::{self, gen};
+    let text = fs::read_to_string("tests/pyffish/variants.ini").unwrap();
+    let capa = CAPA.to_string();
+    let mut inputs: Vec<String> = Vec::new();
+    for (i, _) in capa.char_indices() {
+        inputs.push(capa[..i].to_string());
+        for c in ['=', '[', ']', ':', '9', '*', '-', 'x', '\n', ' ', '~'] {
+            let mut s = capa.clone();
+            s.replace_range(
+                i..i + capa[i..].chars().next().unwrap().len_utf8(),
+                &c.to_string(),
+            );
+            inputs.push(s);
+        }
+    }
+    inputs.push(text);
+    for input in inputs {
+        let loaded = ini::load(&input, "x.ini");
+        for def in &loaded.defs {
+            let pos = def.start();
+            let _ = gen::legal_moves(def, &pos);
+            let _ = pos.to_fen(def);
+        }
+        for r in &loaded.refused {
+            let _ = r.with_caret();
+        }
+    }
+}
