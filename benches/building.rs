@@ -96,7 +96,10 @@ fn staircase(n: usize) -> Position {
     grown(n - 25, |_, open| {
         *open
             .iter()
-            .max_by_key(|s| ((s.file + s.rank) as i32, -(s.file as i32)))
+            .max_by_key(|s| {
+                let (f, r) = (s.file as i32, s.rank as i32);
+                (f + r) * 4 - (f - r).abs()
+            })
             .expect("a placement is open")
     })
 }

@@ -361,7 +361,7 @@ impl Board {
 
     /// The step of `dx` files and `dy` ranks, each at most [`MARGIN`], for
     /// [`Board::step`].
-    #[inline]
+    #[inline(always)]
     pub fn offset(&self, dx: i16, dy: i16) -> isize {
         debug_assert!(dx.abs() <= MARGIN && dy.abs() <= MARGIN);
         // The step within a tile in the high bits, the files and ranks
@@ -414,7 +414,7 @@ impl Board {
     }
 
     /// The cell at an array index (the index must come from this board).
-    #[inline]
+    #[inline(always)]
     pub fn cell(&self, index: usize) -> Stack {
         self.cells[index]
     }
@@ -428,7 +428,10 @@ impl Board {
     /// The array index reached by `offset` ([`Board::offset`]) from
     /// `index`: a cell of the same tile or of one around it, or of tile 0,
     /// all `OFF`, where there is none. Callers check the result for `OFF`.
-    #[inline]
+    // Always: the dev profile (opt-level 1) inlines little else, and
+    // move generation steps (with `offset` and `cell`) in its innermost
+    // loops.
+    #[inline(always)]
     pub fn step(&self, index: usize, offset: isize) -> usize {
         let dx = (offset & 15) - 8;
         let dy = ((offset >> 4) & 15) - 8;
