@@ -7,6 +7,14 @@
 //! cost of one position's geometry; the table's lines over the test suite's
 //! node limit are checked and timed.
 //!
+//! Issue 34: how the cost grows with the board (`-- --growth` runs this
+//! part alone): boards of 25, 1,000, 5,000 and 20,000 squares, grown as
+//! a diagonal staircase whose bounding box is a quarter of its squares
+//! squared (100 million cells at 20,000), and a 3,000 x 5 rectangle: the
+//! time of a legal-turn list, of reading and writing the position text,
+//! and of what `postal move` does to a game started there (load, read the
+//! move, play it, write the text), each against the 25-square start.
+//!
 //! `cargo bench --bench building` (add `-- --fen` to print the grown
 //! boards' position texts).
 
@@ -81,7 +89,95 @@ fn lists(pos: &Position, runs: usize) -> f64 {
     runs as f64 / t.elapsed().as_secs_f64()
 }
 
+/// The start position with `n - 25` squares added as a staircase up and
+/// to the right: each side adds the open square furthest along the
+/// diagonal.
+fn staircase(n: usize) -> Position {
+    grown(n - 25, |_, open| {
+        *open
+            .iter()
+            .max_by_key(|s| {
+                let (f, r) = (s.file as i32, s.rank as i32);
+                (f + r) * 4 - (f - r).abs()
+            })
+            .expect("a placement is open")
+    })
+}
+
+/// Seconds per call of `f`, best of three runs of `runs` calls.
+fn time(runs: usize, mut f: impl FnMut()) -> f64 {
+    (0..3)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..runs {
+                f();
+            }
+            t.elapsed().as_secs_f64() / runs as f64
+        })
+        .fold(f64::MAX, f64::min)
+}
+
+/// Issue 34: the cost of a turn list, a position text and a move as the
+/// board grows.
+fn growth() {
+    let wide = Position::from_text(
+        Variant::Building,
+        "rnbqk2995/ppppp2995/3000/PPPPP2995/RNBQK2995 w - - 0 1",
+    )
+    .expect("3000 x 5");
+    let mut boards: Vec<(String, Position)> = [25, 1_000, 5_000, 20_000]
+        .into_iter()
+        .map(|n| (format!("staircase {n}"), staircase(n)))
+        .collect();
+    boards.push(("rectangle 3000x5".to_string(), wide));
+    let mut base = (0.0, 0.0, 0.0);
+    for (name, pos) in &boards {
+        let runs = (20_000 / pos.board.square_count()).max(3);
+        let list = time(runs, || {
+            std::hint::black_box(Turns::new(pos).count());
+        });
+        let text = pos.to_text();
+        let fen = time(runs, || {
+            let p = Position::from_text(Variant::Building, &text).expect("reads back");
+            std::hint::black_box(p.to_text());
+        });
+        let mv = {
+            let turns = Turns::new(pos);
+            let part = &turns.parts[0];
+            let mut m = part.mv.clone();
+            m.place = turns.open(part).next();
+            pos.move_text(&postal::Move::Piece(m))
+        };
+        let play = time(runs, || {
+            let p = Position::from_text(Variant::Building, &text).expect("reads back");
+            let m = p.parse_move(&mv).expect("legal");
+            let next = p.play(&m).expect("legal");
+            std::hint::black_box(next.to_text());
+        });
+        if base.0 == 0.0 {
+            base = (list, fen, play);
+        }
+        let (f0, r0, f1, r1) = pos.board.bounds();
+        println!(
+            "{name:>17}: {:>6} squares, box {:>6} cells; turn list {:>9.3} ms ({:>6.0}x), text {:>8.3} ms ({:>5.0}x), move {:>8.3} ms ({:>5.0}x), {} turns",
+            pos.board.square_count(),
+            (f1 - f0 + 1) as i64 * (r1 - r0 + 1) as i64,
+            list * 1e3,
+            list / base.0,
+            fen * 1e3,
+            fen / base.1,
+            play * 1e3,
+            play / base.2,
+            Turns::new(pos).count()
+        );
+    }
+}
+
 fn main() {
+    if std::env::args().any(|a| a == "--growth") {
+        growth();
+        return;
+    }
     let blob100 = blob(100);
     let arms100 = arms(100);
     if std::env::args().any(|a| a == "--fen") {
@@ -97,6 +193,7 @@ fn main() {
         "gardner start   perft 6 {gn:>10} nodes {:>7.2} Mnodes/s (reference)",
         gr / 1e6
     );
+    growth();
     let (sn, sr) = rate(&start, 2, 200);
     println!(
         "building start  perft 2 {sn:>10} nodes {:>7.2} Mnodes/s  {:.2}x gardner",

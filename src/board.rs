@@ -1,51 +1,84 @@
 //! Geometry and contents: which squares exist and what stands on each.
 //!
-//! The board is a mailbox: a rectangle of cells that includes a margin of
-//! cells that are `OFF` (not on the board) around every square that is, so
-//! that a rider walking off the board or a leaper jumping up to two squares
-//! always lands on a cell of the array and finds `OFF` there. Squares with
-//! holes (Building Chess) are `OFF` cells inside the rectangle. Named cells
-//! off the grid (the Corral prison, CO-1) follow the grid in the array and
-//! are never reached by stepping.
+//! The board is a mailbox of tiles: its cells are grouped in tiles of
+//! `W x H` cells (powers of two, at least 4), each tile a rectangle of
+//! squares stored rank by rank, and a tile exists only where the board has
+//! a square. Tile 0 is a tile of `OFF` cells that stands for every tile
+//! that does not exist, so a rider walking off the board or a leaper
+//! jumping up to [`MARGIN`] squares always lands on a cell and finds `OFF`
+//! there; squares with holes (Building Chess) are `OFF` cells of a tile.
+//! A step is an index computation within the tile and, across its edge, a
+//! look-up in the table of each tile's eight neighbours. Named cells off
+//! the grid (the Corral prison, CO-1) follow the tiles in the array and are
+//! never reached by stepping.
 //!
-//! The rectangle grows when a square is added near its edge (BU-4); a
-//! square's name never changes, only its index in the array.
+//! A board made as a rectangle ([`Board::rect`]) or read from a position
+//! text of up to 16 x 16 squares fits one tile, so its cells are in rank
+//! order as in a plain rectangle. A growing board (BU-4) gains a tile when
+//! a square is added where there is none; tiles are never moved, so a
+//! square's index never changes once it has one, and the cost of every
+//! walk grows with the tiles the squares occupy, not with the rectangle
+//! around them: a Building board grown into a long strip or an L of 20,000
+//! squares holds a few tens of thousands of cells, where its bounding
+//! rectangle would hold hundreds of millions. The tiles' geometry is
+//! shared between copies of a board and copied only when one of them gains
+//! a tile.
 //!
 //! Beside the cells the board keeps bit sets over the grid's indices: which
 //! cells are on the board and which hold pieces of each side, updated by
 //! every setter. Move generation and king searches visit the pieces of one
-//! side through them instead of walking every cell of the array (on a grown
-//! Building board most cells are holes), and in array order, so the order
-//! of generated moves is the order of a walk over the cells.
+//! side through them instead of walking every cell of the array, and in
+//! array order, so the order of generated moves is the order of a walk over
+//! the cells: rank by rank within a tile, tiles in the order they were made.
 
 use crate::color::Color;
 use crate::piece::{Piece, Stack};
 use crate::square::Square;
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
-/// Cells of margin around the board: the longest leap of any variant's
-/// pieces (knight, Fye'tin's A, Kristensen's rook) is two squares.
+/// The longest step of any variant's pieces (knight, Fye'tin's A,
+/// Kristensen's rook leap two squares): [`Board::offset`] takes steps of
+/// at most this many files and ranks.
 pub const MARGIN: i16 = 2;
+
+/// The tiles of a board: where each lies and which tiles surround it.
+/// Tile 0 is the tile of `OFF` cells that stands for missing tiles.
+#[derive(PartialEq, Eq, Hash, Debug, Clone)]
+struct Tiles {
+    /// Of each tile, its column and row among tiles (tile 0: none).
+    at: Vec<(i32, i32)>,
+    /// Of each tile, the tiles around it, row by row from below-left
+    /// (index 4 is the tile itself); 0 where there is none.
+    around: Vec<[u32; 9]>,
+    /// The tile at a column and row.
+    by_place: BTreeMap<(i32, i32), u32>,
+}
 
 #[derive(PartialEq, Eq, Hash, Debug)]
 pub struct Board {
-    /// Square of the cell at index 0 (bottom-left corner of the array).
-    f0: i16,
-    r0: i16,
-    width: i16,
-    height: i16,
     /// Bit sets over the grid's cells, [`BLOCK`] words per 64 cells: the
     /// cells on the board, then those holding White's and Black's pieces
     /// (the prison is in none of them). A function of `cells` and the
-    /// layout; kept before `cells` so that the derived comparison, which
-    /// goes field by field, tells most unequal boards apart on these few
-    /// words (repetition counts compare a position with all before it).
+    /// layout; kept first so that the derived comparison, which goes field
+    /// by field, tells most unequal boards apart on these few words
+    /// (repetition counts compare a position with all before it).
     bits: Vec<u64>,
     cells: Vec<Stack>,
+    /// The square at the lower-left corner of tile column 0, row 0.
+    f0: i16,
+    r0: i16,
+    /// Tile width and height as powers of two, and their masks.
+    wbits: u32,
+    hbits: u32,
+    tiles: Arc<Tiles>,
     /// Whether the board has the prison cell, stored after the grid.
     prison: bool,
     /// Smallest and largest file and rank of the squares on the grid,
     /// kept up to date as squares are added (see [`Board::bounds`]).
     bounds: (i16, i16, i16, i16),
+    /// Squares on the grid.
+    count: usize,
 }
 
 /// Words of [`Board::bits`] per 64 cells: on the board, White, Black.
@@ -117,74 +150,155 @@ impl Iterator for Cells<'_> {
 impl Clone for Board {
     fn clone(&self) -> Board {
         Board {
+            bits: self.bits.clone(),
+            cells: self.cells.clone(),
             f0: self.f0,
             r0: self.r0,
-            width: self.width,
-            height: self.height,
-            cells: self.cells.clone(),
+            wbits: self.wbits,
+            hbits: self.hbits,
+            tiles: Arc::clone(&self.tiles),
             prison: self.prison,
             bounds: self.bounds,
-            bits: self.bits.clone(),
+            count: self.count,
         }
     }
 
     /// Copies into the arrays this board already has (perft's scratch
     /// positions copy a board per node without allocating).
     fn clone_from(&mut self, source: &Board) {
+        self.bits.clone_from(&source.bits);
+        self.cells.clone_from(&source.cells);
         self.f0 = source.f0;
         self.r0 = source.r0;
-        self.width = source.width;
-        self.height = source.height;
-        self.cells.clone_from(&source.cells);
+        self.wbits = source.wbits;
+        self.hbits = source.hbits;
+        if !Arc::ptr_eq(&self.tiles, &source.tiles) {
+            self.tiles = Arc::clone(&source.tiles);
+        }
         self.prison = source.prison;
         self.bounds = source.bounds;
-        self.bits.clone_from(&source.bits);
+        self.count = source.count;
     }
 }
 
+/// The power of two, at least 4, that holds `n` squares on a side.
+fn tile_bits(n: i32) -> u32 {
+    (n.max(4) as u32).next_power_of_two().trailing_zeros()
+}
+
+/// Sides of a board read whole into one tile: up to 16 squares.
+const ONE_TILE: i32 = 16;
+
+/// Tile side, as a power of two, of a board whose squares spread further.
+const TILE_BITS: u32 = 3;
+
 impl Board {
+    /// An empty board with no square, tiles of `2^wbits x 2^hbits` cells
+    /// whose tile (0, 0) has its lower-left corner on `(f0, r0)`.
+    fn empty(f0: i16, r0: i16, wbits: u32, hbits: u32) -> Board {
+        let tile = 1usize << (wbits + hbits);
+        Board {
+            bits: vec![0; tile.div_ceil(64) * BLOCK],
+            cells: vec![Stack::OFF; tile],
+            f0,
+            r0,
+            wbits,
+            hbits,
+            tiles: Arc::new(Tiles {
+                at: vec![(i32::MIN, i32::MIN)],
+                around: vec![[0; 9]],
+                by_place: BTreeMap::new(),
+            }),
+            prison: false,
+            bounds: (1, 1, 0, 0),
+            count: 0,
+        }
+    }
+
     /// A full rectangle of files `1..=files`, ranks `1..=ranks`, empty.
     pub fn rect(files: i16, ranks: i16) -> Board {
-        let width = files + 2 * MARGIN;
-        let height = ranks + 2 * MARGIN;
-        let mut board = Board {
-            f0: 1 - MARGIN,
-            r0: 1 - MARGIN,
-            width,
-            height,
-            cells: vec![Stack::OFF; (width as usize) * (height as usize)],
-            prison: false,
-            bounds: if files > 0 && ranks > 0 {
-                (1, 1, files, ranks)
-            } else {
-                (1, 1, 0, 0)
-            },
-            bits: Vec::new(),
-        };
+        let mut board = Board::empty(1, 1, tile_bits(files as i32), tile_bits(ranks as i32));
         for r in 1..=ranks {
             for f in 1..=files {
-                let i = board.grid_index(Square::new(f, r)).unwrap_or(0);
-                board.cells[i] = Stack::EMPTY;
+                board.add_square(Square::new(f, r));
             }
         }
-        board.rebuild_bits();
         board
     }
 
-    /// Recomputes the bit sets from the cells (after a new layout).
-    fn rebuild_bits(&mut self) {
-        let n = self.grid_len();
-        self.bits.clear();
-        self.bits.resize(n.div_ceil(64) * BLOCK, 0);
-        for i in 0..n {
-            let c = self.cells[i];
-            if !c.is_off() {
-                self.bits[i / 64 * BLOCK + ON] |= 1 << (i % 64);
+    /// A board with only the given squares on it, empty. Squares that fit
+    /// a 16 x 16 box share one tile, in rank order.
+    pub fn from_squares(squares: &[Square]) -> Board {
+        let Some(first) = squares.first() else {
+            return Board::rect(0, 0);
+        };
+        let (mut minf, mut minr, mut maxf, mut maxr) =
+            (first.file, first.rank, first.file, first.rank);
+        for s in squares {
+            minf = minf.min(s.file);
+            minr = minr.min(s.rank);
+            maxf = maxf.max(s.file);
+            maxr = maxr.max(s.rank);
+        }
+        let side = |lo: i16, hi: i16| {
+            let n = hi as i32 - lo as i32 + 1;
+            if n <= ONE_TILE {
+                tile_bits(n)
+            } else {
+                TILE_BITS
             }
-            if let Some(k) = occupancy(c) {
-                self.bits[i / 64 * BLOCK + k] |= 1 << (i % 64);
+        };
+        let mut board = Board::empty(minf, minr, side(minf, maxf), side(minr, maxr));
+        for &sq in squares {
+            board.add_square(sq);
+        }
+        board
+    }
+
+    /// Cells of one tile.
+    #[inline]
+    fn tile_len(&self) -> usize {
+        1 << (self.wbits + self.hbits)
+    }
+
+    /// The tile column and row of a square, and its cell within the tile.
+    #[inline]
+    fn place(&self, sq: Square) -> ((i32, i32), usize) {
+        let c = sq.file as i32 - self.f0 as i32;
+        let r = sq.rank as i32 - self.r0 as i32;
+        let (wm, hm) = ((1 << self.wbits) - 1, (1 << self.hbits) - 1);
+        (
+            (c >> self.wbits, r >> self.hbits),
+            (((r & hm) << self.wbits) | (c & wm)) as usize,
+        )
+    }
+
+    /// Makes the tile at `place` (and, when the geometry is shared with
+    /// other boards, a copy of the geometry first); returns its number.
+    fn make_tile(&mut self, place: (i32, i32)) -> u32 {
+        let id = self.tiles.at.len() as u32;
+        let tiles = Arc::make_mut(&mut self.tiles);
+        tiles.at.push(place);
+        tiles.by_place.insert(place, id);
+        let mut around = [0u32; 9];
+        for (k, slot) in around.iter_mut().enumerate() {
+            let (dx, dy) = (k as i32 % 3 - 1, k as i32 / 3 - 1);
+            if (dx, dy) == (0, 0) {
+                *slot = id;
+            } else if let Some(&n) = tiles.by_place.get(&(place.0 + dx, place.1 + dy)) {
+                *slot = n;
+                tiles.around[n as usize][8 - k] = id;
             }
         }
+        tiles.around.push(around);
+        // The new tile's cells go before the prison cell, which follows
+        // the grid.
+        let prison = self.prison.then(|| self.cells.pop()).flatten();
+        self.cells
+            .resize(self.cells.len() + self.tile_len(), Stack::OFF);
+        self.cells.extend(prison);
+        self.bits.resize(self.grid_len().div_ceil(64) * BLOCK, 0);
+        id
     }
 
     /// Writes a cell, keeping the bit sets up to date.
@@ -213,8 +327,8 @@ impl Board {
         }
     }
 
-    /// Cells of the grid holding pieces of `color`, in array order (rank 1
-    /// first, files left to right; the prison is not included).
+    /// Cells of the grid holding pieces of `color`, in array order (rank by
+    /// rank within a tile; the prison is not included).
     #[inline]
     pub fn cells_of(&self, color: Color) -> Cells<'_> {
         self.cells_in(1 << side_word(color))
@@ -225,15 +339,6 @@ impl Board {
     #[inline]
     pub fn occupied_cells(&self) -> Cells<'_> {
         self.cells_in(1 << side_word(Color::White) | 1 << side_word(Color::Black))
-    }
-
-    /// A board with only the given squares on it, empty.
-    pub fn from_squares(squares: &[Square]) -> Board {
-        let mut board = Board::rect(0, 0);
-        for &sq in squares {
-            board.add_square(sq);
-        }
-        board
     }
 
     /// Adds the prison cell (CO-1).
@@ -249,31 +354,37 @@ impl Board {
         self.prison
     }
 
-    /// Array width: the offset of one rank step.
+    /// The offset of one rank step (see [`Board::offset`]).
     pub fn stride(&self) -> isize {
-        self.width as isize
+        self.offset(0, 1)
     }
 
-    /// The array offset of a step of `dx` files and `dy` ranks.
-    #[inline]
+    /// The step of `dx` files and `dy` ranks, each at most [`MARGIN`], for
+    /// [`Board::step`].
+    #[inline(always)]
     pub fn offset(&self, dx: i16, dy: i16) -> isize {
-        dy as isize * self.width as isize + dx as isize
+        debug_assert!(dx.abs() <= MARGIN && dy.abs() <= MARGIN);
+        // The step within a tile in the high bits, the files and ranks
+        // (biased by 8) in the low byte.
+        let within = ((dy as isize) << self.wbits) + dx as isize;
+        (within << 8) | ((dy as isize + 8) << 4) | (dx as isize + 8)
     }
 
     fn grid_index(&self, sq: Square) -> Option<usize> {
         // In i32: a square named in a move text may lie anywhere in the
-        // i16 range, and the difference must not overflow.
-        let c = sq.file as i32 - self.f0 as i32;
-        let r = sq.rank as i32 - self.r0 as i32;
-        if c < 0 || r < 0 || c >= self.width as i32 || r >= self.height as i32 {
-            None
+        // i16 range.
+        let (place, cell) = self.place(sq);
+        let tiles = &*self.tiles;
+        let t = if tiles.at.get(1) == Some(&place) {
+            1
         } else {
-            Some(r as usize * self.width as usize + c as usize)
-        }
+            *tiles.by_place.get(&place)?
+        };
+        Some(((t as usize) << (self.wbits + self.hbits)) | cell)
     }
 
     fn grid_len(&self) -> usize {
-        self.width as usize * self.height as usize
+        self.tiles.at.len() << (self.wbits + self.hbits)
     }
 
     /// The array index of a square on the board (`None` when the square is
@@ -286,18 +397,24 @@ impl Board {
         self.grid_index(sq).filter(|&i| !self.cells[i].is_off())
     }
 
-    /// The square of an array index.
+    /// The square of an array index (of a cell of a tile: a cell that a
+    /// step from the board finds `OFF` in tile 0 has no square).
     #[inline]
     pub fn square(&self, index: usize) -> Square {
         if index >= self.grid_len() {
             return Square::PRISON;
         }
-        let w = self.width as usize;
-        Square::new(self.f0 + (index % w) as i16, self.r0 + (index / w) as i16)
+        let (tx, ty) = self.tiles.at[index >> (self.wbits + self.hbits)];
+        let lx = (index & ((1 << self.wbits) - 1)) as i32;
+        let ly = ((index >> self.wbits) & ((1 << self.hbits) - 1)) as i32;
+        Square::new(
+            (self.f0 as i32 + (tx << self.wbits) + lx) as i16,
+            (self.r0 as i32 + (ty << self.hbits) + ly) as i16,
+        )
     }
 
     /// The cell at an array index (the index must come from this board).
-    #[inline]
+    #[inline(always)]
     pub fn cell(&self, index: usize) -> Stack {
         self.cells[index]
     }
@@ -308,12 +425,28 @@ impl Board {
         self.write(index, stack);
     }
 
-    /// The array index reached by `offset` from `index`. Stepping from a
-    /// square of the board by at most [`MARGIN`] squares stays inside the
-    /// array (the margin); callers check the result for `OFF`.
-    #[inline]
+    /// The array index reached by `offset` ([`Board::offset`]) from
+    /// `index`: a cell of the same tile or of one around it, or of tile 0,
+    /// all `OFF`, where there is none. Callers check the result for `OFF`.
+    // Always: the dev profile (opt-level 1) inlines little else, and
+    // move generation steps (with `offset` and `cell`) in its innermost
+    // loops.
+    #[inline(always)]
     pub fn step(&self, index: usize, offset: isize) -> usize {
-        (index as isize + offset) as usize
+        let dx = (offset & 15) - 8;
+        let dy = ((offset >> 4) & 15) - 8;
+        let (wb, hb) = (self.wbits, self.hbits);
+        let shift = wb + hb;
+        let lx = (index & ((1 << wb) - 1)) as isize + dx;
+        let ly = ((index >> wb) & ((1 << hb) - 1)) as isize + dy;
+        if (lx as usize) < (1 << wb) && (ly as usize) < (1 << hb) {
+            // Within the tile: the plain mailbox step.
+            return (index as isize + (offset >> 8)) as usize;
+        }
+        // -1, 0 or 1 tiles across and up (a step is shorter than a tile).
+        let k = (((ly >> hb) + 1) * 3 + (lx >> wb) + 1) as usize;
+        let t = self.tiles.around[index >> shift][k] as usize;
+        (t << shift) | (((ly as usize) & ((1 << hb) - 1)) << wb) | ((lx as usize) & ((1 << wb) - 1))
     }
 
     pub fn contains(&self, sq: Square) -> bool {
@@ -339,6 +472,7 @@ impl Board {
                 if stack.is_off() && i < self.grid_len() {
                     // A hole made by hand: off the board from now on.
                     self.bits[i / 64 * BLOCK + ON] &= !(1 << (i % 64));
+                    self.count -= 1;
                 }
                 true
             }
@@ -346,8 +480,8 @@ impl Board {
         }
     }
 
-    /// All squares of the grid part of the board, rank 1 first, files left
-    /// to right (the prison, if any, is not included).
+    /// All squares of the grid part of the board, in array order (the
+    /// prison, if any, is not included).
     pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
         self.indices().map(|i| self.square(i))
     }
@@ -359,7 +493,7 @@ impl Board {
 
     /// Number of squares on the grid.
     pub fn square_count(&self) -> usize {
-        self.indices().count()
+        self.count
     }
 
     /// Occupied squares with what stands there.
@@ -386,52 +520,23 @@ impl Board {
         self.bounds
     }
 
-    /// Adds an empty square to the board (BU-2), growing the array when the
-    /// square lies inside the margin. Returns false when it was already on
-    /// the board.
+    /// Adds an empty square to the board (BU-2), making its tile when it
+    /// has none. Returns false when it was already on the board.
     pub fn add_square(&mut self, sq: Square) -> bool {
-        if self.contains(sq) || sq.is_prison() {
+        if sq.is_prison() || self.contains(sq) {
             return false;
         }
-        let c = sq.file - self.f0;
-        let r = sq.rank - self.r0;
-        if c < MARGIN || r < MARGIN || c >= self.width - MARGIN || r >= self.height - MARGIN {
-            // Regrow generously so a board that grows one square a turn
-            // re-lays its array only now and then.
-            let grow = MARGIN + 4;
-            let (minf, minr, maxf, maxr) = if self.bounds.0 > self.bounds.2 {
-                (sq.file, sq.rank, sq.file, sq.rank)
-            } else {
-                let b = self.bounds;
-                (
-                    b.0.min(sq.file),
-                    b.1.min(sq.rank),
-                    b.2.max(sq.file),
-                    b.3.max(sq.rank),
-                )
-            };
-            // An empty board's array says nothing about where its squares
-            // will be: lay out around the new square alone (a far
-            // `origin=` must not allocate the space between it and a1).
-            let (old_f0, old_r0, old_f1, old_r1) = if self.bounds.0 > self.bounds.2 {
-                (i16::MAX, i16::MAX, i16::MIN, i16::MIN)
-            } else {
-                (
-                    self.f0,
-                    self.r0,
-                    self.f0 + self.width - 1,
-                    self.r0 + self.height - 1,
-                )
-            };
-            let f0 = (minf - MARGIN).min(old_f0).min(minf - grow + 2);
-            let r0 = (minr - MARGIN).min(old_r0).min(minr - grow + 2);
-            let f1 = (maxf + MARGIN).max(old_f1).max(maxf + grow - 2);
-            let r1 = (maxr + MARGIN).max(old_r1).max(maxr + grow - 2);
-            self.relayout(f0, r0, f1 - f0 + 1, r1 - r0 + 1);
-        }
-        let i = self.grid_index(sq).unwrap_or(0);
+        let i = match self.grid_index(sq) {
+            Some(i) => i,
+            None => {
+                let (place, cell) = self.place(sq);
+                let t = self.make_tile(place) as usize;
+                (t << (self.wbits + self.hbits)) | cell
+            }
+        };
         self.cells[i] = Stack::EMPTY;
         self.bits[i / 64 * BLOCK + ON] |= 1 << (i % 64);
+        self.count += 1;
         let b = self.bounds;
         self.bounds = if b.0 > b.2 {
             (sq.file, sq.rank, sq.file, sq.rank)
@@ -448,62 +553,50 @@ impl Board {
 
     /// Takes back [`Board::add_square`] of `sq`, which must be empty:
     /// the square leaves the board and the bounds return to `bounds`, what
-    /// they were before it was added. The array keeps its layout.
+    /// they were before it was added. Every other cell keeps its index.
     pub fn remove_square(&mut self, sq: Square, bounds: (i16, i16, i16, i16)) {
         if let Some(i) = self.grid_index(sq).filter(|&i| self.cells[i].is_empty()) {
             self.cells[i] = Stack::OFF;
             self.bits[i / 64 * BLOCK + ON] &= !(1 << (i % 64));
+            self.count -= 1;
             self.bounds = bounds;
         }
     }
 
-    /// Lays the array out so that `n` squares added one after another,
-    /// each sharing an edge with the board, leave every cell where it is:
-    /// a search that adds squares and takes them back keeps its cell
-    /// indices valid.
+    /// Makes the tiles of every square within `n` squares of the board,
+    /// so that a search that adds up to `n` squares next to it and takes
+    /// them back makes no tile, hence never copies the shared geometry.
+    /// (Cell indices never change as squares come and go.)
     pub fn reserve(&mut self, n: i16) {
-        let (minf, minr, maxf, maxr) = self.bounds;
-        if minf > maxf {
+        if self.count == 0 {
             return;
         }
-        let need = MARGIN + n;
-        let f0 = self.f0.min(minf - need);
-        let r0 = self.r0.min(minr - need);
-        let f1 = (self.f0 + self.width - 1).max(maxf + need);
-        let r1 = (self.r0 + self.height - 1).max(maxr + need);
-        if (f0, r0, f1 - f0 + 1, r1 - r0 + 1) != (self.f0, self.r0, self.width, self.height) {
-            self.relayout(f0, r0, f1 - f0 + 1, r1 - r0 + 1);
-        }
-    }
-
-    fn relayout(&mut self, f0: i16, r0: i16, width: i16, height: i16) {
-        let mut cells = vec![Stack::OFF; width as usize * height as usize];
-        for i in 0..self.grid_len() {
-            if self.cells[i].is_off() {
-                continue;
-            }
+        let mut wanted = Vec::new();
+        for i in self.indices() {
             let s = self.square(i);
-            let j = (s.rank - r0) as usize * width as usize + (s.file - f0) as usize;
-            cells[j] = self.cells[i];
+            let (lo, _) = self.place(s.offset(-n, -n));
+            let (hi, _) = self.place(s.offset(n, n));
+            for ty in lo.1..=hi.1 {
+                for tx in lo.0..=hi.0 {
+                    wanted.push((tx, ty));
+                }
+            }
         }
-        if self.prison {
-            cells.push(self.cells[self.grid_len()]);
+        wanted.sort_unstable();
+        wanted.dedup();
+        for place in wanted {
+            if !self.tiles.by_place.contains_key(&place) {
+                self.make_tile(place);
+            }
         }
-        self.f0 = f0;
-        self.r0 = r0;
-        self.width = width;
-        self.height = height;
-        self.cells = cells;
-        self.rebuild_bits();
     }
 
     /// True when two boards have the same squares with the same contents,
     /// whatever their array layout.
     pub fn same_placement(&self, other: &Board) -> bool {
-        if self.width == other.width
-            && self.height == other.height
-            && self.f0 == other.f0
-            && self.r0 == other.r0
+        if (self.f0, self.r0, self.wbits, self.hbits)
+            == (other.f0, other.r0, other.wbits, other.hbits)
+            && self.tiles == other.tiles
         {
             return self.cells == other.cells;
         }
@@ -514,165 +607,4 @@ impl Board {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::piece::Role;
-
-    #[test]
-    fn rectangle_and_margin() {
-        let b = Board::rect(5, 9);
-        assert_eq!(b.square_count(), 45);
-        assert!(b.contains(Square::new(1, 1)));
-        assert!(b.contains(Square::new(5, 9)));
-        assert!(!b.contains(Square::new(6, 1)));
-        assert!(!b.contains(Square::new(0, 1)));
-        assert!(!b.contains(Square::PRISON));
-        let i = b.index(Square::new(1, 1)).unwrap();
-        // A knight jump off the corner lands in the margin: OFF.
-        assert!(b.cell(b.step(i, b.offset(-2, -1))).is_off());
-        assert!(b.cell(b.step(i, b.offset(1, 2))).is_empty());
-    }
-
-    #[test]
-    fn wide_boards() {
-        let b = Board::rect(10, 10);
-        assert!(b.contains(Square::new(10, 10)));
-        assert_eq!(Square::new(1, 10).to_string(), "a10");
-    }
-
-    #[test]
-    fn growth_keeps_names_and_contents() {
-        // BU-4: the board grows in every direction; names never change.
-        let mut b = Board::rect(5, 5);
-        let q = Piece::new(Color::White, Role::Queen);
-        b.set(Square::new(4, 1), Stack::single(q));
-        let mut f = 0;
-        for step in 0..20 {
-            assert!(b.add_square(Square::new(f, 3)));
-            f -= 1;
-            assert!(b.add_square(Square::new(2, -step)));
-            assert!(b.add_square(Square::new(6 + step, 4)));
-            assert!(b.add_square(Square::new(3, 6 + step)));
-        }
-        assert_eq!(b.square_count(), 25 + 80);
-        assert_eq!(b.piece_at(Square::new(4, 1)), Some(q));
-        assert!(b.contains(Square::new(-19, 3)));
-        assert!(b.contains(Square::new(2, -19)));
-        assert!(!b.contains(Square::new(1, 0)));
-        // Every square keeps the margin around it.
-        for s in b.squares() {
-            let i = b.index(s).unwrap();
-            for (dx, dy) in [(-2, -2), (2, 2), (-2, 2), (2, -2)] {
-                let j = b.step(i, b.offset(dx, dy));
-                assert!(j < b.cells.len());
-            }
-        }
-    }
-
-    /// The bit sets against a walk over every cell.
-    fn assert_bits_match(b: &Board) {
-        let all = 0..b.grid_len();
-        let on: Vec<usize> = all.clone().filter(|&i| !b.cells[i].is_off()).collect();
-        assert_eq!(b.indices().collect::<Vec<_>>(), on);
-        for color in Color::ALL {
-            let mine: Vec<usize> = all
-                .clone()
-                .filter(|&i| b.cells[i].is_occupied() && b.cells[i].color() == color)
-                .collect();
-            assert_eq!(b.cells_of(color).collect::<Vec<_>>(), mine);
-        }
-        let occupied: Vec<usize> = all.filter(|&i| b.cells[i].is_occupied()).collect();
-        assert_eq!(b.occupied_cells().collect::<Vec<_>>(), occupied);
-    }
-
-    #[test]
-    fn bit_sets_follow_every_change() {
-        let q = Stack::single(Piece::new(Color::White, Role::Queen));
-        let k = Stack::single(Piece::new(Color::Black, Role::King));
-        let mut b = Board::rect(9, 9).with_prison();
-        assert_bits_match(&b);
-        b.set(Square::new(1, 1), q);
-        b.set(Square::new(9, 9), k);
-        b.set(Square::PRISON, q);
-        assert_bits_match(&b);
-        let i = b.index(Square::new(9, 9)).unwrap();
-        b.set_cell(i, q);
-        assert_bits_match(&b);
-        b.set_cell(i, Stack::EMPTY);
-        assert!(!b.set(Square::new(10, 9), q));
-        assert_bits_match(&b);
-        // Setting OFF makes a hole.
-        b.set(Square::new(2, 2), q);
-        assert!(b.set(Square::new(2, 2), Stack::OFF));
-        assert!(!b.contains(Square::new(2, 2)));
-        assert_bits_match(&b);
-        // Growth re-lays the array; the sets follow.
-        for f in 10..80 {
-            b.add_square(Square::new(f, 5));
-            b.set(Square::new(f, 5), if f % 2 == 0 { q } else { k });
-        }
-        assert_bits_match(&b);
-        assert_eq!(b.cells_of(Color::White).count(), 36);
-    }
-
-    #[test]
-    fn reserve_then_add_and_take_back_keeps_cells() {
-        // BU-4 in a search: squares added next to the board and taken back
-        // leave every cell index as it was.
-        let mut b = Board::rect(5, 5);
-        b.set(
-            Square::new(3, 3),
-            Stack::single(Piece::new(Color::White, Role::King)),
-        );
-        b.reserve(3);
-        let before = b.clone();
-        let king = b.index(Square::new(3, 3));
-        let mut added = Vec::new();
-        for sq in [Square::new(6, 1), Square::new(7, 1), Square::new(8, 1)] {
-            let bounds = b.bounds();
-            assert!(b.add_square(sq));
-            added.push((sq, bounds));
-            assert_eq!(b.index(Square::new(3, 3)), king);
-            assert_bits_match(&b);
-        }
-        assert_eq!(b.bounds(), (1, 1, 8, 5));
-        for (sq, bounds) in added.into_iter().rev() {
-            b.remove_square(sq, bounds);
-        }
-        assert_eq!(b, before);
-        assert_bits_match(&b);
-    }
-
-    #[test]
-    fn same_placement_whatever_the_layout() {
-        // Same corner and width, different heights: the same squares.
-        let mut a = Board::rect(5, 5);
-        let mut b = Board::rect(5, 5);
-        b.add_square(Square::new(1, 6));
-        a.add_square(Square::new(1, 6));
-        b.add_square(Square::new(1, 7));
-        assert!(!a.same_placement(&b));
-        a.add_square(Square::new(1, 7));
-        let c = Board::from_squares(&a.squares().collect::<Vec<_>>());
-        assert!(a.same_placement(&b) && b.same_placement(&c) && c.same_placement(&a));
-        let mut d = Board::rect(5, 5);
-        d.add_square(Square::new(1, 0));
-        let e = Board::from_squares(&d.squares().collect::<Vec<_>>());
-        assert_eq!((d.width, d.f0, d.r0), (e.width, e.f0, e.r0));
-        // (These two are laid out with the same corner and width but
-        // different heights.)
-        assert!(d.height != e.height && d.same_placement(&e));
-    }
-
-    #[test]
-    fn prison_is_a_named_cell() {
-        // CO-1: the prison lies off the grid.
-        let mut b = Board::rect(5, 9).with_prison();
-        assert!(b.contains(Square::PRISON));
-        assert_eq!(b.squares().count(), 45);
-        let k = Piece::new(Color::Black, Role::King);
-        b.set(Square::PRISON, Stack::single(k));
-        assert_eq!(b.piece_at(Square::PRISON), Some(k));
-        assert_eq!(b.find(k).collect::<Vec<_>>(), vec![Square::PRISON]);
-    }
-}
+mod tests;

@@ -5,9 +5,8 @@
 //!
 //! | limit | value | where |
 //! | --- | --- | --- |
-//! | board files (width of the bounding box) | [`MAX_FILES`] = 64 | position texts; Building placements past it are not offered |
-//! | board ranks (height of the bounding box) | [`MAX_RANKS`] = 64 | the same |
-//! | squares on a board | [`MAX_SQUARES`] = 1024 | the same; a Building board that reaches it has no placement left (BU-8) |
+//! | squares on a board | [`MAX_SQUARES`] = 40,050 | position texts; Building placements past it are not offered |
+//! | files and ranks of a square | -[`MAX_REACH`]..=[`MAX_REACH`], 30,000 | the same |
 //! | one PGN game, in bytes | [`MAX_RECORD_BYTES`] = 1 MiB | a longer game is read to there, the rest skipped to the next game |
 //! | a published-text file, in bytes | [`MAX_PUBLISHED_BYTES`] = 16 MiB | `verify`, `convert` |
 //! | variation nesting | [`MAX_NESTING`] = 64 | PGN `(`, published commentary `(` |
@@ -17,21 +16,29 @@
 //! | mail settings file, in bytes | [`MAX_SETTINGS_BYTES`] = 1 MiB | `--mail`, `postal mail` |
 //! | PNG side | `render::png::MAX_SIDE` = 4096 pixels | larger diagrams are drawn smaller |
 //!
-//! The board limits are chosen so that every command on the largest
-//! board finishes in seconds: the number of Building turns is the moves
-//! times the placements, which grow with the pieces' reach and the
-//! board's edge. On a 32 x 31 board with 40 queens (127,449 turns)
-//! `postal moves` takes 2.8 s, on 64 x 15 (149,312 turns) 4.1 s, and a PNG
-//! under a second (a debug build on a shared machine); a 64 x 31 board
-//! took 20 s, hence 1024 squares. `perft` is exponential in its depth
-//! whatever the board.
+//! The board limits are chosen so that no legal game meets them: a game
+//! of Building Chess (BU-2) adds one square a turn, so a game of at most
+//! [`MAX_PLIES`] half-moves from the 25 squares of its start makes at most
+//! [`MAX_GAME_SQUARES`] = 20,025 squares, whatever their shape, and no
+//! square further than 20,000 files or ranks from the start's. A position
+//! text may hold as many as such a game makes, and a game from it may grow
+//! as long again: [`MAX_SQUARES`] is twice [`MAX_GAME_SQUARES`]. Only a
+//! game started from a hand-made text larger than any game makes can meet
+//! it; there a placement past it is not offered (BU-8 then counts the
+//! turns left). The board's cost grows with its squares, not with its
+//! bounding box (`board.rs`): on 15,000 squares `postal moves` lists its
+//! turns in well under a second (`benches/building.rs`). `perft` is
+//! exponential in its depth whatever the board.
 
-/// The most files a board may span (its bounding box, holes included).
-pub const MAX_FILES: usize = 64;
-/// The most ranks a board may span.
-pub const MAX_RANKS: usize = 64;
-/// The most squares a board may have.
-pub const MAX_SQUARES: usize = 1024;
+/// The most squares a legal game of Building Chess from its start makes:
+/// its 25 and one a half-move.
+pub const MAX_GAME_SQUARES: usize = 25 + MAX_PLIES;
+/// The most squares a board may have: a start as large as a game makes,
+/// grown by a game as long as postal accepts.
+pub const MAX_SQUARES: usize = 2 * MAX_GAME_SQUARES;
+/// The furthest file or rank of a square from 0, either way (a legal game
+/// reaches file -20,000 or 20,025; squares are numbered in `i16`).
+pub const MAX_REACH: i16 = 30_000;
 /// The largest game of a record, in bytes of text.
 pub const MAX_RECORD_BYTES: usize = 1 << 20;
 /// The largest published-text file (read whole), in bytes.
@@ -56,18 +63,25 @@ pub fn exceeds(what: &str, actual: usize, limit: usize, unit: &str) -> String {
     )
 }
 
-/// Why a board of this bounding box and this many squares is too large,
-/// or `None` when it fits.
-pub fn board_error(files: usize, ranks: usize, squares: usize) -> Option<String> {
-    if files > MAX_FILES {
-        Some(exceeds("the board spans", files, MAX_FILES, "files"))
-    } else if ranks > MAX_RANKS {
-        Some(exceeds("the board spans", ranks, MAX_RANKS, "ranks"))
-    } else if squares > MAX_SQUARES {
-        Some(exceeds("the board has", squares, MAX_SQUARES, "squares"))
-    } else {
-        None
+/// Why a board of this bounding box (smallest and largest file and rank)
+/// and this many squares is too large, or `None` when it fits.
+pub fn board_error(bounds: (i32, i32, i32, i32), squares: usize) -> Option<String> {
+    let (minf, minr, maxf, maxr) = bounds;
+    let reach = MAX_REACH as i32;
+    if squares > MAX_SQUARES {
+        return Some(exceeds("the board has", squares, MAX_SQUARES, "squares"));
     }
+    [minf, minr, maxf, maxr]
+        .into_iter()
+        .find(|c| c.abs() > reach)
+        .map(|far| {
+            exceeds(
+                "a square lies",
+                far.unsigned_abs() as usize,
+                MAX_REACH as usize,
+                "files or ranks from 0",
+            )
+        })
 }
 
 #[cfg(test)]
@@ -77,10 +91,14 @@ mod tests {
     #[test]
     fn messages_say_the_limit_and_the_excess() {
         assert_eq!(
-            board_error(70, 5, 25).unwrap(),
-            "the board spans 70 files, 6 over the limit of 64 files"
+            board_error((1, 1, 5, 5), 40_051).unwrap(),
+            "the board has 40051 squares, 1 over the limit of 40050 squares"
         );
-        assert!(board_error(64, 16, 1024).is_none());
-        assert!(board_error(64, 64, 1025).unwrap().contains("1 over"));
+        assert!(board_error((1, 1, 4000, 5), 20_000).is_none());
+        assert!(board_error((-20_000, 1, 5, 20_025), MAX_GAME_SQUARES).is_none());
+        assert_eq!(
+            board_error((1, 1, 30_002, 1), 100).unwrap(),
+            "a square lies 30002 files or ranks from 0, 2 over the limit of 30000 files or ranks from 0"
+        );
     }
 }

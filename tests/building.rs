@@ -529,23 +529,29 @@ fn bu4_position_text_origin_and_holes() {
 
 #[test]
 fn bu4_wide_boards_read_back() {
-    // Sixty turns can stretch the board to 64 files, the widest postal
-    // plays on (src/limits.rs); one more file is refused with the limit.
-    let wide = "k63/64/K63 w - - 0 101".to_string();
-    let p = Position::from_text(Variant::Building, &wide).unwrap();
-    assert_eq!(p.to_text(), wide);
-    assert_eq!(p.board.square_count(), 192);
-    let e = Position::from_text(Variant::Building, "k64/65/K64 w - - 0 101").unwrap_err();
+    // Issue 34: a board as wide as a legal game makes reads back, the
+    // issue's 70 files among them; only what no legal game reaches is
+    // refused with the limit (src/limits.rs).
+    for wide in [
+        "k63/64/K63 w - - 0 101".to_string(),
+        "k69/70/70/70/K69 w - - 0 1".to_string(),
+        "k3999/4000/4000/4000/K3999 w - - 0 1".to_string(),
+    ] {
+        let p = Position::from_text(Variant::Building, &wide).unwrap();
+        assert_eq!(p.to_text(), wide);
+    }
+    let e = Position::from_text(Variant::Building, "k40049K w - - 0 101").unwrap_err();
     assert!(
-        e.message.contains("65 files, 1 over the limit of 64"),
+        e.message
+            .contains("40051 squares, 1 over the limit of 40050"),
         "{}",
         e.message
     );
-    // An origin so far out that the box would leave the coordinate range
-    // is refused, not overflowed.
-    let far = "k2/3/2K w - - 0 1 origin=(1001,1)";
+    // An origin so far out that a square would leave the range a legal
+    // game reaches (and i16) is refused, not overflowed.
+    let far = "k2/3/2K w - - 0 1 origin=(29999,1)";
     assert!(Position::from_text(Variant::Building, far).is_err());
-    let near = "k2/3/2K w - - 0 1 origin=(1000,-1000)";
+    let near = "k2/3/2K w - - 0 1 origin=(29998,-20000)";
     assert_eq!(
         Position::from_text(Variant::Building, near)
             .unwrap()
@@ -561,6 +567,191 @@ fn perft_table_boards_are_grown() {
     for (id, pos) in table() {
         if id != "start" {
             assert!(pos.board.square_count() > 25, "{id}");
+        }
+    }
+}
+
+/// Plays `plies` legal turns from `start`, each adding the placement that
+/// `key` ranks highest among those open to the move chosen: a piece move
+/// that neither captures nor moves a pawn, but a pawn move or a capture
+/// when the halfmove clock nears GA-4's seventy-five moves, and never a
+/// turn that ends the game. Returns the position and the turns' texts.
+/// (Lists placements and moves apart, through `Turns`, not every turn:
+/// the turns of a 5,000-square board number in the hundreds of thousands.)
+fn grow(start: &Position, plies: usize, key: impl Fn(Square) -> i64) -> (Position, Vec<String>) {
+    use postal::variant::building::Turns;
+    let mut pos = start.clone();
+    let mut texts = Vec::with_capacity(plies);
+    for ply in 0..plies {
+        let turns = Turns::new(&pos);
+        let reset = |p: &postal::PieceMove| {
+            p.role == Role::Pawn || pos.board.get(p.to).is_some_and(|s| s.is_occupied())
+        };
+        let want_reset = pos.halfmove >= 130;
+        let mut parts: Vec<_> = turns.parts.iter().collect();
+        parts.sort_by_key(|p| (reset(&p.mv) != want_reset, p.mv.role != Role::King));
+        let mut best: Vec<Square> = turns.placements.clone();
+        best.sort_by_key(|&s| std::cmp::Reverse(key(s)));
+        let next = parts
+            .iter()
+            .flat_map(|part| {
+                best.iter()
+                    .filter(|s| !part.closed.contains(s))
+                    .take(2)
+                    .map(move |&sq| {
+                        let mut m = part.mv.clone();
+                        m.place = Some(sq);
+                        Move::Piece(m)
+                    })
+            })
+            .find_map(|m| {
+                let after = pos.play(&m).ok()?;
+                after.outcome().is_none().then_some((m, after))
+            });
+        let (m, after) =
+            next.unwrap_or_else(|| panic!("ply {ply}: no turn goes on: {}", pos.to_text()));
+        texts.push(pos.move_text(&m));
+        pos = after;
+    }
+    (pos, texts)
+}
+
+/// Saves the game of `texts` from `start` as a state file, loads it with
+/// the binary (which replays every turn), plays one more turn with it,
+/// and verifies the game's PGN: issue 34, point 4.
+fn save_load_verify(start: &Position, texts: &[String], end: &Position) {
+    use assert_cmd::Command;
+    use postal::game::{pgn::pgn, Game};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let now = chrono::DateTime::parse_from_rfc3339("2026-12-02T12:00:00Z")
+        .unwrap()
+        .to_utc();
+    let mut game = Game::new(start.clone(), Default::default(), None, now).unwrap();
+    for t in texts {
+        game.play(t, None, now)
+            .unwrap_or_else(|e| panic!("{t}: {e}"));
+    }
+    assert_eq!(game.current().to_text(), end.to_text());
+    std::fs::write(&file, game.to_json()).unwrap();
+    let loaded = Game::from_json(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert!(loaded.current().board.same_placement(&end.board));
+    let shown = Command::cargo_bin("postal")
+        .unwrap()
+        .args(["show", file.to_str().unwrap(), "--format", "fen"])
+        .output()
+        .unwrap();
+    assert!(
+        shown.status.success(),
+        "{}",
+        String::from_utf8_lossy(&shown.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&shown.stdout).trim(), end.to_text());
+    let (_, one_more) = grow(end, 1, |s| s.file as i64);
+    let moved = Command::cargo_bin("postal")
+        .unwrap()
+        .args(["move", file.to_str().unwrap(), &one_more[0]])
+        .output()
+        .unwrap();
+    assert!(
+        moved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&moved.stderr)
+    );
+    let record = dir.path().join("game.pgn");
+    std::fs::write(&record, pgn(&game)).unwrap();
+    let verified = Command::cargo_bin("postal")
+        .unwrap()
+        .args(["verify", record.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        verified.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&verified.stdout),
+        String::from_utf8_lossy(&verified.stderr)
+    );
+}
+
+#[test]
+fn bu4_a_game_grows_a_400_file_strip() {
+    // Issue 34: legal turns that always add the rightmost square stretch
+    // the board to 400 files, past the old limit of 64; every turn's text
+    // reads back, and the game saves, loads, plays on and verifies.
+    let start = Position::start(Variant::Building);
+    let (end, texts) = grow(&start, 400, |s| s.file as i64 * 8 - s.rank as i64);
+    let (minf, _, maxf, _) = end.board.bounds();
+    assert!(maxf - minf + 1 >= 400, "{}", end.to_text());
+    assert_eq!(end.board.square_count(), 425);
+    let mut pos = start.clone();
+    for t in &texts {
+        let m = pos.parse_move(t).unwrap_or_else(|e| panic!("{t}: {e}"));
+        assert_eq!(&pos.move_text(&m), t);
+        pos = pos.play(&m).unwrap();
+    }
+    // The position text round-trips; squares past w keep their numbers.
+    let back = Position::from_text(Variant::Building, &end.to_text()).unwrap();
+    assert_eq!(back.to_text(), end.to_text());
+    assert!(texts.iter().any(|t| t.contains("(400,")), "{texts:?}");
+    save_load_verify(&start, &texts, &end);
+}
+
+/// A wide start with a pawn for every file, so that a long game has pawn
+/// moves enough to reset the halfmove clock (GA-4).
+fn pawns_start(files: usize) -> Position {
+    let text = format!(
+        "k{}/{}/{}/{}/{}K w - - 0 1",
+        files - 1,
+        "p".repeat(files),
+        files,
+        "P".repeat(files),
+        files - 1
+    );
+    Position::from_text(Variant::Building, &text).unwrap()
+}
+
+#[test]
+fn bu4_a_game_grows_to_5000_squares() {
+    // Issue 34: a game that grows the board up and to the right, one
+    // square a turn, to 5,000 squares, its bounding box some 2,400 files
+    // and ranks a side (millions of cells as a rectangle).
+    let start = pawns_start(50);
+    let plies = 5000 - 250;
+    let (end, texts) = grow(&start, plies, |s| {
+        let (f, r) = (s.file as i64, s.rank as i64);
+        (f + r) * 4 - (f - r - 45).abs()
+    });
+    assert_eq!(end.board.square_count(), 5000);
+    let (minf, minr, maxf, maxr) = end.board.bounds();
+    assert!(
+        (maxf - minf) as i64 * (maxr - minr) as i64 > 1_000_000,
+        "{:?}",
+        end.board.bounds()
+    );
+    let back = Position::from_text(Variant::Building, &end.to_text()).unwrap();
+    assert_eq!(back.to_text(), end.to_text());
+    assert!(back.board.same_placement(&end.board));
+    save_load_verify(&start, &texts, &end);
+}
+
+#[test]
+fn bu8_perft_on_large_boards_matches_the_slow_counter() {
+    // Issue 34: whole turns counted on boards past the old limits, against
+    // the slow counter that knows nothing of the board's layout: the
+    // issue's 70 x 5 board two turns deep, a 400-file strip grown by play
+    // and a 1,000 x 5 board one turn deep.
+    let (strip, _) = grow(&Position::start(Variant::Building), 400, |s| s.file as i64);
+    let issue = "k69/70/70/70/K69 w - - 0 1";
+    let wide = "k999/1000/1000/1N998/999K w - - 0 1".to_string();
+    for (text, depth) in [(issue.to_string(), 2), (strip.to_text(), 1), (wide, 1)] {
+        let pos = Position::from_text(Variant::Building, &text).unwrap();
+        for d in 1..=depth {
+            assert_eq!(
+                perft(&pos, d),
+                Slow::of(&pos).perft(d),
+                "perft {d} {}",
+                &text[..40]
+            );
         }
     }
 }

@@ -764,7 +764,7 @@ fn coordinates_never_name_the_prison() {
     use postal::notation::square::{parse_square, MAX_COORDINATE};
     assert_eq!(parse_square("(-32768,-32768)"), None);
     assert_eq!(parse_square("(32767,-32768)"), None);
-    assert_eq!(parse_square("(10000,1)"), None);
+    assert_eq!(parse_square("(30001,1)"), None);
     assert_eq!(parse_square("prison"), Some(Square::PRISON));
     let far = Square::new(-MAX_COORDINATE, MAX_COORDINATE);
     assert_eq!(parse_square(&far.to_string()), Some(far));
@@ -774,11 +774,13 @@ fn coordinates_never_name_the_prison() {
 
 #[test]
 fn a_far_origin_is_refused() {
-    // The board's array spans a1 and the squares read: origin=(9999,9999)
+    // The board's array spanned a1 and the squares read: origin=(9999,9999)
     // allocated some 800 MB, and near i16::MAX the square numbers
-    // overflowed. Only a variant whose board grows takes an origin at all.
+    // overflowed. Only a variant whose board grows takes an origin at all,
+    // and (issue 34) as far out as a legal game reaches, 20,025 files or
+    // ranks, but not past the limit of 30,000.
     for variant in Variant::ALL {
-        for origin in ["(9999,9999)", "(-9999,1)", "(1,1001)", "(-1001,-1001)"] {
+        for origin in ["(30000,30000)", "(-30001,1)", "(1,29997)", "(-1,-30001)"] {
             let text = format!("k4/5/5/5/4K w - - 0 1 origin={origin}");
             let e = Position::from_text(variant, &text).unwrap_err();
             assert!(e.message.contains("origin"), "{variant} {origin}: {e}");
@@ -929,25 +931,26 @@ fn the_file_after_w_is_written_by_number_and_reads_back() {
     }
 }
 
-/// Issue 18, problem 3: a Building board past the limits is refused with
-/// the limit and the excess, and a board at the limit offers no
-/// placement past it.
+/// Issue 18, problem 3, and issue 34: a Building board past the limits,
+/// which no legal game reaches, is refused with the limit and the excess,
+/// and a board at the limit offers no placement past it.
 #[test]
 fn boards_past_the_limits_are_refused_with_the_excess() {
-    let wide = format!("k63K/{}", ["65"; 4].join("/"));
-    let e = Position::from_text(Variant::Building, &format!("{wide} w - - 0 1")).unwrap_err();
+    let e = Position::from_text(Variant::Building, "k40049K w - - 0 1").unwrap_err();
     assert!(
-        e.message.contains("65 files, 1 over the limit of 64"),
+        e.message
+            .contains("40051 squares, 1 over the limit of 40050 squares"),
         "{}",
         e.message
     );
-    // 64 files: adding a square left of a or right of the last file would
-    // make 65, so no placement there.
-    let at = Position::from_text(Variant::Building, "k62K/64/64/64/64 w - - 0 1").unwrap();
+    // Files up to 30,000: adding a square right of it would pass the
+    // limit, so no placement there.
+    let at = Position::from_text(Variant::Building, "k1K/3 w - - 0 1 origin=(29998,1)").unwrap();
+    assert!(!at.legal_moves().is_empty());
     for m in at.legal_moves() {
         if let postal::Move::Piece(pm) = &m {
             let sq = pm.place.unwrap();
-            assert!((1..=64).contains(&sq.file), "{sq}");
+            assert!(sq.file <= 30_000, "{sq}");
         }
     }
 }

@@ -2,7 +2,9 @@
 //! variant, extended only where needed (DESIGN.md, "Position text"):
 //!
 //! - ranks top to bottom separated by `/`, empty runs as decimal numbers;
-//! - `*` for a cell inside the bounding box that is not on the board;
+//! - `*` for a cell inside the bounding box that is not on the board, and
+//!   `(*n)` for a run of `n` of them, written for runs of [`OFF_RUN`] or
+//!   more (a Building board grown on a diagonal has a box mostly of holes);
 //! - a stack as its pieces in parentheses, canonical order P N B R Q K;
 //! - fields: side, castling, en passant, half-move clock, move number,
 //!   then the variant's own fields (see its module), then `origin=(f,r)`
@@ -26,9 +28,15 @@ use nom::{IResult, Parser};
 #[derive(Debug, Clone, PartialEq)]
 enum Cell {
     Empty(u16),
-    Off,
+    /// Cells not on the board: `*` is one, `(*n)` is `n`.
+    Off(u32),
     Pieces(Vec<Piece>),
 }
+
+/// The shortest run of holes written `(*n)`: longer than any rank of a
+/// board of 64 files, so that every text of such a board is written as
+/// before.
+pub const OFF_RUN: usize = 65;
 
 fn piece(input: &str) -> IResult<&str, Piece> {
     map(satisfy(|c| Piece::from_char(c).is_some()), |c| {
@@ -40,7 +48,14 @@ fn piece(input: &str) -> IResult<&str, Piece> {
 fn cell(input: &str) -> IResult<&str, Cell> {
     alt((
         map_res(digit1, |d: &str| d.parse::<u16>().map(Cell::Empty)),
-        map(char('*'), |_| Cell::Off),
+        map(char('*'), |_| Cell::Off(1)),
+        map_res(
+            delimited((char('('), char('*')), digit1, char(')')),
+            |d: &str| match d.parse::<u32>() {
+                Ok(n) if n > 0 => Ok(Cell::Off(n)),
+                _ => Err(()),
+            },
+        ),
         map(delimited(char('('), many1(piece), char(')')), Cell::Pieces),
         map(piece, |p| Cell::Pieces(vec![p])),
     ))
@@ -70,11 +85,6 @@ pub fn fields(text: &str) -> Vec<(&str, Span)> {
     out
 }
 
-/// How far the `origin=` corner may lie from a1. The board's array spans
-/// a1 and every square read, so a far origin would allocate a huge array
-/// (and the squares' numbers would overflow `i16`).
-const MAX_ORIGIN: i16 = 1000;
-
 /// Reads a position text for a variant.
 pub fn read(variant: Variant, text: &str) -> Result<Position, ParseError> {
     let pos = read_unvalidated(variant, text)?;
@@ -96,6 +106,7 @@ pub fn read_unvalidated(variant: Variant, text: &str) -> Result<Position, ParseE
     }
     // The origin field may stand anywhere after the placement.
     let mut origin = (1i16, 1i16);
+    let mut origin_span = None;
     if let Some(k) = fields
         .iter()
         .skip(1)
@@ -103,15 +114,10 @@ pub fn read_unvalidated(variant: Variant, text: &str) -> Result<Position, ParseE
     {
         let (f, span) = fields.remove(k + 1);
         match crate::notation::square::coordinates(&f["origin=".len()..]) {
-            Ok(("", sq)) if sq.file.abs() > MAX_ORIGIN || sq.rank.abs() > MAX_ORIGIN => {
-                return Err(err(
-                    span,
-                    format!(
-                        "the origin is too far from a1: at most {MAX_ORIGIN} files or ranks away"
-                    ),
-                ))
+            Ok(("", sq)) => {
+                origin = (sq.file, sq.rank);
+                origin_span = Some(span);
             }
-            Ok(("", sq)) => origin = (sq.file, sq.rank),
             _ => return Err(err(span, "expected origin=(file,rank), e.g. origin=(0,-1)")),
         }
     }
@@ -152,6 +158,7 @@ pub fn read_unvalidated(variant: Variant, text: &str) -> Result<Position, ParseE
             .iter()
             .map(|c| match c {
                 Cell::Empty(n) => *n as usize,
+                Cell::Off(n) => *n as usize,
                 _ => 1,
             })
             .sum()
@@ -176,12 +183,35 @@ pub fn read_unvalidated(variant: Variant, text: &str) -> Result<Position, ParseE
     // the limits that keep every command on it fast (crate::limits).
     let on_board: usize = rows
         .iter()
-        .map(|(cells, _)| width - cells.iter().filter(|c| matches!(c, Cell::Off)).count())
+        .map(|(cells, _)| {
+            width
+                - cells
+                    .iter()
+                    .map(|c| match c {
+                        Cell::Off(n) => *n as usize,
+                        _ => 0,
+                    })
+                    .sum::<usize>()
+        })
         .sum();
-    if let Some(why) = crate::limits::board_error(width, height, on_board) {
-        return Err(err(pspan, why));
+    // The box in i32: an origin and a width may add up past i16.
+    let (f0, r0) = (origin.0 as i32, origin.1 as i32);
+    let bounds = (f0, r0, f0 + width as i32 - 1, r0 + height as i32 - 1);
+    if let Some(why) = crate::limits::board_error(bounds, on_board) {
+        // A box that leaves the coordinates' range does so by its origin
+        // when it has one.
+        let far = on_board <= crate::limits::MAX_SQUARES;
+        return Err(match origin_span.filter(|_| far) {
+            Some(span) => err(
+                span,
+                format!("the origin puts the board too far out: {why}"),
+            ),
+            None => err(pspan, why),
+        });
     }
-    let has_holes = rows.iter().any(|(cells, _)| cells.contains(&Cell::Off));
+    let has_holes = rows
+        .iter()
+        .any(|(cells, _)| cells.iter().any(|c| matches!(c, Cell::Off(_))));
     if !spec.board_grows
         && (width != spec.files as usize
             || height != spec.ranks as usize
@@ -212,7 +242,7 @@ pub fn read_unvalidated(variant: Variant, text: &str) -> Result<Position, ParseE
                         file += 1;
                     }
                 }
-                Cell::Off => file += 1,
+                Cell::Off(n) => file += *n as i16,
                 Cell::Pieces(ps) => {
                     let color = ps[0].color;
                     if ps.iter().any(|p| p.color != color) {
@@ -312,35 +342,58 @@ fn read_castling(text: &str) -> Option<Castling> {
     Some(c)
 }
 
-/// Writes the placement field alone.
+/// Writes the placement field alone. By the board's squares, rank by
+/// rank, not by its bounding box: the box of a grown board can be mostly
+/// holes.
 pub fn write_placement(board: &Board) -> String {
     let (minf, minr, maxf, maxr) = board.bounds();
+    let mut rows: std::collections::BTreeMap<i16, Vec<(i16, Stack)>> = Default::default();
+    for sq in board.squares() {
+        let st = board.get(sq).unwrap_or(Stack::EMPTY);
+        rows.entry(sq.rank).or_default().push((sq.file, st));
+    }
     let mut out = String::new();
+    let holes = |out: &mut String, n: usize| {
+        if n >= OFF_RUN {
+            out.push_str(&format!("(*{n})"));
+        } else {
+            out.extend(std::iter::repeat_n('*', n));
+        }
+    };
     for rank in (minr..=maxr).rev() {
+        let mut row = rows.remove(&rank).unwrap_or_default();
+        row.sort_unstable_by_key(|&(f, _)| f);
         let mut empty = 0;
-        for file in minf..=maxf {
-            match board.get(Square::new(file, rank)) {
-                None => {
-                    if empty > 0 {
-                        out.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    out.push('*');
+        let mut next = minf;
+        for (file, st) in row
+            .into_iter()
+            .chain(std::iter::once((maxf + 1, Stack::OFF)))
+        {
+            if file > next {
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                    empty = 0;
                 }
-                Some(st) if st.is_empty() => empty += 1,
-                Some(st) => {
-                    if empty > 0 {
-                        out.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    if st.len() == 1 {
-                        out.extend(st.pieces().map(|p| p.char()));
-                    } else {
-                        out.push('(');
-                        out.extend(st.pieces().map(|p| p.char()));
-                        out.push(')');
-                    }
-                }
+                holes(&mut out, (file - next) as usize);
+            }
+            next = file + 1;
+            if st.is_off() {
+                break;
+            }
+            if st.is_empty() {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+                empty = 0;
+            }
+            if st.len() == 1 {
+                out.extend(st.pieces().map(|p| p.char()));
+            } else {
+                out.push('(');
+                out.extend(st.pieces().map(|p| p.char()));
+                out.push(')');
             }
         }
         if empty > 0 {

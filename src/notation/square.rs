@@ -52,11 +52,11 @@ pub fn rank(input: &str) -> IResult<&str, i16> {
     }
 }
 
-/// The largest file or rank number written as `(f,r)`. No board this
-/// program reads reaches it, and keeping squares read from text this small
-/// keeps square arithmetic in `i16` and `(-32768,-32768)`, the prison's
-/// internal name, out of reach.
-pub const MAX_COORDINATE: i16 = 9999;
+/// The largest file or rank number written as `(f,r)`: the furthest a
+/// board may reach (`crate::limits::MAX_REACH`, past any legal game's).
+/// Keeping squares read from text this small keeps square arithmetic in
+/// `i16` and `(-32768,-32768)`, the prison's internal name, out of reach.
+pub const MAX_COORDINATE: i16 = crate::limits::MAX_REACH;
 
 fn signed(input: &str) -> IResult<&str, i16> {
     verify(

@@ -76,6 +76,9 @@ pub(crate) fn grid(diagram: &Diagram, cell: impl Fn(Option<Stack>) -> String) ->
             out.push_str(&format!(" {OFF_GRID_KEY}\n"));
         }
     }
+    if let Some(part) = &diagram.part {
+        out.push_str(&format!(" {part}\n"));
+    }
     if let Some((prison, _)) = &diagram.prison {
         out.push_str(&format!(
             "\n prison (below c5): {}\n",

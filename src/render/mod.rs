@@ -193,12 +193,71 @@ pub struct Diagram {
     pub coordinates: bool,
     /// Fairy pieces to name in a legend (rules differ from FIDE's).
     pub legend: Vec<Role>,
+    /// When the board spans more than [`MAX_DRAWN`] files or ranks, the
+    /// diagram shows the part around the pieces, and this says so.
+    pub part: Option<String>,
+}
+
+/// The most files or ranks a diagram draws: a larger grown Building board
+/// is drawn around its pieces ([`Diagram::part`]), so that every square
+/// stays readable (a PNG at most `png::MAX_SIDE` pixels a side).
+pub const MAX_DRAWN: i16 = 64;
+
+/// The files (or ranks) `lo..=hi` of a board, cut to the part around the
+/// pieces' `plo..=phi` when longer than [`MAX_DRAWN`]: the pieces and two
+/// squares about them, at least `MAX_DRAWN` squares where the board has
+/// them, centred on the pieces.
+fn window(lo: i16, hi: i16, plo: i16, phi: i16) -> (i16, i16) {
+    if (hi as i32 - lo as i32) < MAX_DRAWN as i32 {
+        return (lo, hi);
+    }
+    let (mut a, mut b) = ((plo - 2).max(lo), (phi + 2).min(hi));
+    let short = MAX_DRAWN as i32 - (b as i32 - a as i32 + 1);
+    if short > 0 {
+        let left = (short / 2).min(a as i32 - lo as i32);
+        a -= left as i16;
+        b = (b as i32 + (short - left)).min(hi as i32) as i16;
+        a = (a as i32)
+            .min(b as i32 - MAX_DRAWN as i32 + 1)
+            .max(lo as i32) as i16;
+    }
+    (a, b)
 }
 
 impl Diagram {
     /// Lays out a board. `variant` decides the glyph set and the legend.
     pub fn new(board: &Board, variant: Option<Variant>, opts: &Options) -> Diagram {
-        let (minf, minr, maxf, maxr) = board.bounds();
+        let full = board.bounds();
+        let (minf, minr, maxf, maxr) = full;
+        // The pieces' box (the whole board when it has none).
+        let mut pieces = (maxf, maxr, minf, minr);
+        for (sq, _) in board.occupied().filter(|(s, _)| !s.is_prison()) {
+            pieces = (
+                pieces.0.min(sq.file),
+                pieces.1.min(sq.rank),
+                pieces.2.max(sq.file),
+                pieces.3.max(sq.rank),
+            );
+        }
+        if pieces.0 > pieces.2 {
+            pieces = full;
+        }
+        let (minf, maxf) = window(minf, maxf, pieces.0, pieces.2);
+        let (minr, maxr) = window(minr, maxr, pieces.1, pieces.3);
+        let part = ((minf, minr, maxf, maxr) != full).then(|| {
+            format!(
+                "Part of the board: files {} to {}, ranks {} to {} of {} to {}, {} to {} ({} squares).",
+                file_label(minf),
+                file_label(maxf),
+                rank_label(minr),
+                rank_label(maxr),
+                file_label(full.0),
+                file_label(full.2),
+                rank_label(full.1),
+                rank_label(full.3),
+                board.square_count()
+            )
+        });
         let mut files: Vec<i16> = (minf..=maxf).collect();
         let mut ranks: Vec<i16> = (minr..=maxr).rev().collect();
         if opts.flip {
@@ -217,15 +276,27 @@ impl Diagram {
                 .is_some_and(|(a, b)| a == square || b == square),
             check: opts.check.contains(&square),
         };
-        let mut cells = Vec::new();
-        for (row, &r) in ranks.iter().enumerate() {
-            for (col, &f) in files.iter().enumerate() {
-                let sq = Square::new(f, r);
-                if let Some(stack) = board.get(sq) {
-                    cells.push(cell(sq, col, row, stack));
+        // By the board's squares, not its box: a grown board's box can
+        // be mostly holes.
+        let at = |v: i16, lo: i16, hi: i16, n: usize, flip: bool| {
+            (lo..=hi).contains(&v).then(|| {
+                let k = (v - lo) as usize;
+                if flip {
+                    n - 1 - k
+                } else {
+                    k
                 }
-            }
-        }
+            })
+        };
+        let mut cells: Vec<Cell> = board
+            .squares()
+            .filter_map(|sq| {
+                let col = at(sq.file, minf, maxf, files.len(), opts.flip)?;
+                let row = at(sq.rank, minr, maxr, ranks.len(), !opts.flip)?;
+                Some(cell(sq, col, row, board.get(sq)?))
+            })
+            .collect();
+        cells.sort_unstable_by_key(|c| (c.row, c.col));
         let prison = board.get(Square::PRISON).map(|stack| {
             // CO-1: the prison lies below c5; draw it under the c file.
             let col = files
@@ -253,6 +324,7 @@ impl Diagram {
             prison,
             coordinates: opts.coordinates,
             legend,
+            part,
         }
     }
 

@@ -120,9 +120,13 @@ fn layout(d: &Diagram) -> Layout {
     let mut width = x0 + cols * UNIT + PAD;
     let mut y = y0 + rows * UNIT + coord;
     let mut key = Vec::new();
-    if d.coordinates && d.off_grid() {
-        let room = (cols * UNIT).max(LEGEND_MIN_WIDTH);
-        for line in wrap(OFF_GRID_KEY, room) {
+    let room = (cols * UNIT).max(LEGEND_MIN_WIDTH);
+    let notes = (d.coordinates && d.off_grid())
+        .then_some(OFF_GRID_KEY)
+        .into_iter()
+        .chain(d.part.as_deref());
+    for note in notes {
+        for line in wrap(note, room) {
             width = width.max(x0 + text_width(&line, LEGEND_FONT) + PAD);
             key.push((y + LEGEND_FONT * 35 / 100 + LEGEND_LEADING / 2, line));
             y += LEGEND_LEADING;

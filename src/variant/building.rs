@@ -27,6 +27,11 @@
 //! position. tests/building.rs checks all this against a brute-force
 //! counter that knows none of it.
 //!
+//! Size. Every board a legal game makes is played, however long the game
+//! and whatever the board's shape: the board's cost grows with its squares
+//! (`board.rs`), and the limits of `crate::limits` lie past what any game
+//! of at most 20,000 half-moves from the start makes.
+//!
 //! Promotion stays on ranks 5 and 1 however the board grows (BU-7,
 //! `Spec::promotion_ranks`); a position text with a white pawn on rank 5 or
 //! above, or a black pawn on rank 1 or below, is refused. Checkmate and
@@ -82,8 +87,11 @@ pub static SPEC: Spec = Spec {
     stacks: false,
     rules_text: include_str!("../../doc/rules/gardner-building.md"),
     variant: Variant::Building,
-    // A board that grows never repeats a position, nor returns to one.
-    repetitions_since_reset: false,
+    // A board that grows never repeats a position, nor returns to one: a
+    // position can recur only since the clock's reset, vacuously, and a
+    // game keeps only the positions since it (a long game's boards are
+    // large).
+    repetitions_since_reset: true,
     looks_back: false,
     no_resigning: None,
 };
@@ -98,17 +106,11 @@ pub fn placements(board: &Board, color: Color) -> Vec<Square> {
 }
 
 /// One pass over the board: the placements of `color` and the cells of its
-/// kings (the board's array can be much larger than the board, so each
-/// pass counts as it grows).
+/// kings (each pass counts as the board grows).
 fn survey(board: &Board, color: Color) -> (Vec<Square>, Vec<usize>) {
     let light = color == Color::White;
-    let steps = [
-        board.offset(1, 0),
-        board.offset(-1, 0),
-        board.offset(0, 1),
-        board.offset(0, -1),
-    ];
-    let mut cells: Vec<usize> = Vec::new();
+    let steps = [(1, 0), (-1, 0), (0, 1), (0, -1)].map(|(dx, dy)| ((dx, dy), board.offset(dx, dy)));
+    let mut found: Vec<Square> = Vec::new();
     let mut kings = Vec::with_capacity(1);
     for i in board.indices() {
         if board.cell(i).has(color, Role::King) {
@@ -116,36 +118,36 @@ fn survey(board: &Board, color: Color) -> (Vec<Square>, Vec<usize>) {
         }
         // A square differs in colour from its edge-neighbours, so only
         // squares of the other colour border the mover's placements.
-        if board.square(i).is_light() == light {
+        let sq = board.square(i);
+        if sq.is_light() == light {
             continue;
         }
-        for &s in &steps {
-            let j = board.step(i, s);
-            if board.cell(j).is_off() {
-                cells.push(j);
+        for &((dx, dy), s) in &steps {
+            // The square by its name: an `OFF` cell of a missing tile has
+            // none of its own.
+            if board.cell(board.step(i, s)).is_off() {
+                found.push(sq.offset(dx, dy));
             }
         }
     }
-    // Array order is rank by rank from the lowest.
-    cells.sort_unstable();
-    cells.dedup();
-    let placements = cells
+    // Rank by rank from the lowest, files left to right.
+    found.sort_unstable_by_key(|s| (s.rank, s.file));
+    found.dedup();
+    let placements = found
         .into_iter()
-        .map(|j| board.square(j))
         .filter(|&sq| too_large(board, sq).is_none())
         .collect();
     (placements, kings)
 }
 
 /// Why adding `sq` would make the board larger than postal allows
-/// (`crate::limits`: files, ranks, squares), or `None`. A placement past
-/// the limits is not offered, so a board at the limit has no placement
-/// left and its side to move no legal turn (BU-8).
+/// (`crate::limits`: squares, and how far a square may lie), or `None`. No
+/// legal game from the start meets these limits; a placement past them is
+/// not offered, so a hand-made board at a limit may leave no placement
+/// (BU-8).
 fn too_large(board: &Board, sq: Square) -> Option<String> {
-    let (minf, minr, maxf, maxr) = board.bounds();
-    let files = (maxf.max(sq.file) - minf.min(sq.file) + 1) as usize;
-    let ranks = (maxr.max(sq.rank) - minr.min(sq.rank) + 1) as usize;
-    crate::limits::board_error(files, ranks, board.square_count() + 1)
+    let (f, r) = (sq.file as i32, sq.rank as i32);
+    crate::limits::board_error((f, r, f, r), board.square_count() + 1)
 }
 
 /// One legal move of a turn with the placements closed to it.
@@ -176,6 +178,10 @@ impl Turns {
             });
             false
         });
+        // Pieces rank by rank, as a board of one tile visits them, however
+        // the board's tiles were made: a grown board and the same board
+        // read from its text list their turns alike.
+        parts.sort_by_key(|p| (p.mv.from.rank, p.mv.from.file));
         Turns { placements, parts }
     }
 
@@ -373,27 +379,33 @@ fn closed_placements(
     for &king in kings {
         for dir in tables.attacks[!us].iter().filter(|d| d.max >= 2) {
             let off = board.offset(-dir.dx, -dir.dy);
+            let king_sq = board.square(king);
             let mut i = king;
             let mut gap = None;
-            // Stepping once past a gap stays inside the array: the gap is
-            // one step from a square of the board, the margin two.
+            // The cell past a gap, found by name: a step from a cell of
+            // tile 0 stays there, though the square past it may be on a
+            // tile of the board.
+            let mut past_gap = None;
             for n in 0..dir.max as usize {
-                i = board.step(i, off);
+                i = past_gap.take().unwrap_or_else(|| board.step(i, off));
                 let c = cell(i);
                 if c.is_empty() {
                     continue;
                 }
                 if c.is_off() {
-                    let sq = board.square(i);
+                    // By name: a gap in a missing tile is a cell of tile 0,
+                    // which has no square of its own.
+                    let k = n as i16 + 1;
+                    let sq = king_sq.offset(-dir.dx * k, -dir.dy * k);
                     let addable = gap.is_none()
                         && sq.is_light() == light
-                        && [(1, 0), (-1, 0), (0, 1), (0, -1)].iter().any(|&(dx, dy)| {
-                            !board.cell(board.step(i, board.offset(dx, dy))).is_off()
-                        });
+                        && edge_neighbours(sq).any(|s| board.contains(s));
                     if !addable {
                         break;
                     }
                     gap = Some(sq);
+                    // Tile 0's first cell is `OFF`.
+                    past_gap = Some(board.index(sq.offset(-dir.dx, -dir.dy)).unwrap_or(0));
                     continue;
                 }
                 if let Some(sq) = gap {
