@@ -755,3 +755,73 @@ fn bu8_perft_on_large_boards_matches_the_slow_counter() {
         }
     }
 }
+
+/// Issue 34, points 1 and 3: every command that takes a position works on
+/// a 3,000-file strip (15,000 squares): `moves`, `perft`, `new` and
+/// `move`, and the diagrams, drawn around the pieces and saying so, the
+/// PNG within its 4,096-pixel side.
+#[test]
+fn bu4_every_command_on_a_3000_file_strip() {
+    use assert_cmd::Command;
+    let text = "k2999/3000/3000/3000/K2999 w - - 0 1";
+    let run = |args: &[&str]| {
+        let out = Command::cargo_bin("postal")
+            .unwrap()
+            .env("POSTAL_NOW", "2026-12-02T12:00:00Z")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let moves = String::from_utf8(run(&["moves", "building", "--position", text])).unwrap();
+    let slow = engine_turns(&Position::from_text(Variant::Building, text).unwrap()).len();
+    assert!(slow > 0);
+    let perft = String::from_utf8(run(&["perft", "building", "1", "--position", text])).unwrap();
+    assert_eq!(
+        perft.lines().last().unwrap().trim(),
+        slow.to_string(),
+        "perft 1 is the turn count"
+    );
+    assert!(!moves.is_empty());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("strip.json");
+    let f = file.to_str().unwrap();
+    run(&["new", "building", "-o", f, "--position", text]);
+    let played = String::from_utf8(run(&["move", f, "Kb2 @(3001,2)"])).unwrap();
+    assert!(played.contains("White played 1. Kb2"), "{played}");
+    let ascii = String::from_utf8(run(&["diagram", "building", "--position", text])).unwrap();
+    assert!(ascii.contains("Part of the board"), "{ascii}");
+    let svg = String::from_utf8(run(&[
+        "diagram",
+        "building",
+        "--position",
+        text,
+        "--format",
+        "svg",
+    ]))
+    .unwrap();
+    assert!(
+        svg.contains("Part of the board"),
+        "{}",
+        &svg[..svg.len().min(400)]
+    );
+    let png = run(&[
+        "diagram",
+        "building",
+        "--position",
+        text,
+        "--format",
+        "png",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(&png[1..4], b"PNG");
+    let side = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    let (w, h) = (side(16), side(20));
+    assert!(w <= 4096 && h <= 4096 && w >= 64 * 8, "{w} x {h}");
+}
