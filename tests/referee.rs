@@ -1381,7 +1381,7 @@ fn both_players_are_told_when_a_game_begins_in_their_own_words() {
     for words in [
         "A new game: Ana (White) v Ben (Black), FIDE chess.",
         "You play Black; your opponent is Ana <ana@example.org>.",
-        "Time control: 3 days a move.",
+        "Time control: 3d (3 days a move).",
         "Ana (White) moves first; you will get a letter with the move.",
         "deadline 2026-12-04T09:00:00Z (UTC; in 3 days)",
     ] {
@@ -1427,7 +1427,9 @@ fn both_players_are_told_when_a_game_begins_in_their_own_words() {
     let game = Club::new("chess", Some("2d+1d"), "");
     let ben = game.latest(BEN).text();
     assert!(
-        ben.contains("Time control: 2 days for the game, plus 1 day a move."),
+        ben.matches("Time control: 2d+1d (2 days for the game, plus 1 day a move).")
+            .count()
+            == 1,
         "{ben}"
     );
     let out = stdout(

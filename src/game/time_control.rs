@@ -124,15 +124,6 @@ pub fn span_text(d: Duration) -> String {
 }
 
 impl TimeControl {
-    /// So long a move, nothing else.
-    pub fn per_move(d: Duration) -> TimeControl {
-        TimeControl {
-            kind: Kind::PerMove(d),
-            free: None,
-            double_after: None,
-        }
-    }
-
     /// Reads `3d`, `10/50d`, `30d+1d`, `30d+1d/45d`, each optionally
     /// followed by `free 24h` and `double 20d`.
     pub fn parse(text: &str) -> Result<TimeControl, String> {
@@ -354,25 +345,6 @@ impl TimeControl {
             moves_left,
             deadline,
         }
-    }
-
-    /// The deadline of `to_move`, whose turn began at `turn_started`, after
-    /// the completed `turns` of the game (no leave, no extension).
-    pub fn deadline(
-        &self,
-        turns: &[Turn],
-        to_move: Color,
-        turn_started: DateTime<Utc>,
-    ) -> DateTime<Utc> {
-        self.account(
-            turns,
-            to_move,
-            turn_started,
-            &[],
-            Duration::zero(),
-            turn_started,
-        )
-        .deadline
     }
 }
 

@@ -83,6 +83,17 @@ impl Game {
     /// Both players' clocks at `now`, when the game has a time control
     /// and goes on.
     pub fn account(&self, now: DateTime<Utc>) -> Option<Account> {
+        self.account_at(|_| now)
+    }
+
+    /// The deadline of the player to move, when the game has a time
+    /// control and goes on.
+    pub fn deadline(&self) -> Option<DateTime<Utc>> {
+        self.account_at(|started| started).map(|a| a.deadline)
+    }
+
+    /// The clocks at the time `now` gives from the start of the turn.
+    fn account_at(&self, now: impl FnOnce(DateTime<Utc>) -> DateTime<Utc>) -> Option<Account> {
         if self.result().is_some() {
             return None;
         }
@@ -94,15 +105,8 @@ impl Game {
             started,
             &self.leaves(),
             self.extension(started),
-            now,
+            now(started),
         ))
-    }
-
-    /// The deadline of the player to move, when the game has a time
-    /// control and goes on.
-    pub fn deadline(&self) -> Option<DateTime<Utc>> {
-        let (_, started) = self.turns();
-        self.account(started).map(|a| a.deadline)
     }
 
     /// Sets the leave a year (`None`: the default) and whether a passed

@@ -611,9 +611,10 @@ pub fn refusal(game: &Game, side: Color, why: &str, read: &[String], now: DateTi
 pub fn openings(r: &Referee, game: &Game, gid: &str, date: DateTime<Utc>) -> Vec<Letter> {
     let p = &game.file().players;
     let turn = game.turn();
+    // A control is said, with the clocks, by the standing below.
     let tc = match game.file().time_control {
-        Some(tc) => tc.words(),
-        None => "none (no deadlines)".to_string(),
+        Some(_) => String::new(),
+        None => "Time control: none (no deadlines).\n".to_string(),
     };
     [Color::White, Color::Black]
         .into_iter()
@@ -630,7 +631,7 @@ pub fn openings(r: &Referee, game: &Game, gid: &str, date: DateTime<Utc>) -> Vec
             let text = format!(
                 "A new game: {} (White) v {} (Black), {}.\n\
                  You play {side}; your opponent is {}.\n\
-                 Time control: {tc}.\n\
+                 {tc}\
                  The referee keeps the game. Reply to its letters from {};\n\
                  a reply from another address is held until you confirm it.\n\
                  Your replies go to this game's address for you:\n\
