@@ -46,12 +46,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         };
         return emit(out, &text);
     }
-    let (_, shown) = store::update(&args.file, |g| {
+    let (_, (side, lines)) = store::update(&args.file, |g| {
         let side = args.side.map_or(!g.turn(), Into::into);
         g.set_conditional(side, &args.lines).map(|s| (side, s))
     })
     .map_err(|e| game_error(&args.file, e))?;
-    let (side, lines) = shown;
     let text = if lines.is_empty() {
         format!("{side}'s conditional moves are cleared.\n")
     } else {
