@@ -10,22 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-if [ -z "${FAIRY_STOCKFISH:-}" ]; then
-  command -v g++ >/dev/null || { apt-get update -qq && apt-get install -y -qq g++ >/dev/null; }
-  build="$root/target/fairy-stockfish-large"
-  engine="$build/fairy-stockfish"
-  if [ ! -x "$engine" ]; then
-    rm -rf "$build" && mkdir -p "$build"
-    python3 -m pip download --quiet --no-binary :all: --no-deps --dest "$build" pyffish
-    tar -xzf "$build"/pyffish-*.tar.gz -C "$build"
-    src=$(find "$build" -maxdepth 3 -type d -name src -path '*pyffish-*' | head -1)
-    sources=$(find "$src" -name '*.cpp' ! -name pyffish.cpp ! -name ffishjs.cpp | sort)
-    # shellcheck disable=SC2086
-    g++ -std=c++17 -O2 -DNDEBUG -DIS_64BIT -DUSE_POPCNT -DLARGEBOARDS -DALLVARS \
-      -DPRECOMPUTED_MAGICS -DNNUE_EMBEDDING_OFF -mpopcnt -pthread -I"$src" $sources -o "$engine.tmp"
-    mv "$engine.tmp" "$engine"
-  fi
-  export FAIRY_STOCKFISH="$engine"
-fi
+# shellcheck source=benches/fairy-stockfish.sh
+. "$root/benches/fairy-stockfish.sh"
+build_fairy_stockfish "$root/target/fairy-stockfish-large" -O2 -DLARGEBOARDS -DALLVARS -DPRECOMPUTED_MAGICS
 echo "reference: $FAIRY_STOCKFISH"
 cargo test --test ini_agree agreement_in_full -- --ignored --nocapture
