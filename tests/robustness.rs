@@ -463,6 +463,46 @@ fn mutated_squares_movement_and_settings() {
     }
 }
 
+/// The definitions of `fuzz/seeds/variants_ini/`, whole and cut into
+/// their lines.
+fn variants_files() -> (Vec<String>, Vec<String>) {
+    let dir = std::path::Path::new(root()).join("fuzz/seeds/variants_ini");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect();
+    files.sort();
+    let lines = files
+        .iter()
+        .flat_map(|f| f.lines().map(String::from))
+        .collect();
+    (files, lines)
+}
+
+/// variants.ini files with a few edits each (a key's value, a line of
+/// another definition, a repeated run) load or are refused at a place in
+/// the text, and what loads plays and writes its FEN back (the fuzz
+/// target `variants_ini`'s checks).
+#[test]
+fn mutated_variants_files() {
+    let (files, lines) = variants_files();
+    assert!(files.len() >= 8, "only {} seed definitions", files.len());
+    let mut rng = Rng::new(11);
+    let mut loaded = 0;
+    for i in 0..4_000 {
+        let seed = &files[i % files.len()];
+        let text = mutate(&mut rng, seed, &lines);
+        checks::variants_ini(&text);
+        loaded += postal::variant::ini::load(&text, "<input>").defs.len();
+    }
+    // The edits change the files, not so much that nothing loads.
+    assert!(loaded > 800, "only {loaded} definitions loaded");
+    for f in &files {
+        checks::variants_ini(f);
+    }
+}
+
 /// The fields after the clocks that a variant writes (Kristensen's
 /// rights, Disintegration's last move, ...), taken from its sample
 /// positions' texts, with `-` and nothing.
@@ -892,6 +932,7 @@ fn every_input_that_ever_failed_passes_now() {
                 "mail_config" => checks::mail_config(&text),
                 "square" => checks::square_name(&text),
                 "betza" => checks::betza(&text),
+                "variants_ini" => checks::variants_ini(&text),
                 "movetext" => starts.iter().for_each(|p| checks::movetext_from(p, &text)),
                 "move_text" => {
                     checks::move_syntax(&text);

@@ -12,6 +12,7 @@ use postal::notation::{movetext, san, square};
 use postal::perft::read_table;
 use postal::record::game::Options;
 use postal::record::verify::{read as read_record, Format};
+use postal::variant::ini::{self, gen, Pos};
 use postal::{Color, Move, PlayError, Position, Variant};
 
 /// An error's span lies in the text, on character boundaries, and the
@@ -174,6 +175,59 @@ pub fn betza(text: &str) {
 /// The mail settings reader returns, whatever the text.
 pub fn mail_config(text: &str) {
     let _ = Config::parse(text, "<input>");
+}
+
+/// The most plies [`variants_ini`] plays from each start position.
+const INI_PLIES: usize = 8;
+
+/// A variants.ini text: loading returns; every refusal points at a line
+/// of the text and prints with its caret; every definition loaded has a
+/// start position whose FEN reads back to itself, and a short game from
+/// it (each side's first, then last, legal move in turn) whose every
+/// position does the same, each move written in UCI read back to itself.
+pub fn variants_ini(text: &str) {
+    let loaded = ini::load(text, "<input>");
+    let lines = text.split('\n').count();
+    for r in &loaded.refused {
+        assert!(
+            (1..=lines).contains(&r.line) && r.col >= 1,
+            "refusal {r} outside the {lines} lines of {text:?}"
+        );
+        assert!(
+            r.col <= r.source_line.chars().count() + 1,
+            "refusal {r}: column past the line {:?}",
+            r.source_line
+        );
+        r.with_caret();
+    }
+    for def in &loaded.defs {
+        let mut pos = def.start();
+        for ply in 0..=INI_PLIES {
+            let fen = pos.to_fen(def);
+            let back = Pos::from_fen(def, &fen)
+                .unwrap_or_else(|e| panic!("{}: cannot read its own FEN {fen:?}: {e}", def.name));
+            assert_eq!(back.to_fen(def), fen, "{}: FEN not stable", def.name);
+            if gen::outcome(def, &pos).is_some() || ply == INI_PLIES {
+                break;
+            }
+            let moves = gen::legal_moves(def, &pos);
+            let Some(mv) = (if ply % 2 == 0 {
+                moves.first()
+            } else {
+                moves.last()
+            }) else {
+                break;
+            };
+            let uci = pos.uci(def, mv);
+            assert_eq!(
+                gen::parse_uci(def, &pos, &uci).as_ref(),
+                Some(mv),
+                "{}: {uci} in {fen} does not read back",
+                def.name
+            );
+            pos = gen::play(def, &pos, mv);
+        }
+    }
 }
 
 /// A whole state file: loading returns; a file that loads asks nothing
