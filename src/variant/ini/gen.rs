@@ -101,6 +101,23 @@ fn lame_path(pos: &Pos, from: u8, to: u8) -> Vec<u8> {
     out
 }
 
+/// Whether the piece on `from` has a move other than castling to `to`
+/// by its movement alone (the king may be left in check), as
+/// Fairy-Stockfish's `pseudo_legal` says of a plain move.
+pub fn plain_move_reaches(def: &Def, pos: &Pos, from: u8, to: u8) -> bool {
+    let Some(m) = pos.cells[from as usize] else {
+        return false;
+    };
+    let kind = &def.kinds[m.kind as usize];
+    let mut buf = Vec::new();
+    match pos.cells[to as usize] {
+        None => reach(pos, m.color, from, &kind.betza.quiet, &mut buf),
+        Some(t) if t.color != m.color => reach(pos, m.color, from, &kind.betza.capture, &mut buf),
+        Some(_) => return false,
+    }
+    from != to && buf.contains(&to)
+}
+
 /// Whether a piece of `by` attacks `target`.
 pub fn attacked(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
     let mut buf = Vec::with_capacity(32);
@@ -416,6 +433,15 @@ fn legal_ignoring_end(def: &Def, pos: &Pos) -> Vec<Mv> {
             .king_square(def, us)
             .is_none_or(|k| !attacked(def, &after, k, 1 - us))
     });
+    if !def.checking {
+        // `checking = false`: a move that gives check is illegal.
+        all.retain(|mv| {
+            let after = play(def, pos, mv);
+            after
+                .king_square(def, 1 - us)
+                .is_none_or(|k| !attacked(def, &after, k, us))
+        });
+    }
     if def.immobility_illegal {
         all.retain(|m| {
             m.promotion.is_some()

@@ -57,7 +57,6 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
         "false",
         "opposite castling is not supported",
     ),
-    ("checking", "true", "games without check are not supported"),
     ("dropChecks", "true", "drops are not supported"),
     ("mustDrop", "false", "drops are not supported"),
     ("pieceDrops", "false", "drops are not supported"),
@@ -98,6 +97,11 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
         "flyingGeneral",
         "false",
         "the flying general is not supported",
+    ),
+    (
+        "soldierPromotionRank",
+        "1",
+        "soldiers held back until a rank are not supported",
     ),
     ("flipEnclosedPieces", "none", "flipping is not supported"),
     (
@@ -252,6 +256,7 @@ pub const PLAYED: &[&str] = &[
     "nFoldRule",
     "nFoldValue",
     "mustCapture",
+    "checking",
     "immobilityIllegal",
 ];
 
@@ -470,7 +475,10 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
         if let Some((_, why)) = CODED.iter().find(|(n, _)| *n == name) {
             return Err(err(e, format!("the {name} is not supported: {why}")));
         }
-        let betza: String = if name.starts_with("customPiece") {
+        // A king may be given its own movement (`king = k:KN`); without
+        // it, it moves as FIDE's.
+        let custom = name.starts_with("customPiece") || (name == "king" && e.value.len() > 1);
+        let betza: String = if custom {
             let rest = &e.value[1..];
             let Some(b) = rest.strip_prefix(':') else {
                 return Err(err(e, "expected `letter:Betza`"));
@@ -487,9 +495,6 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
             }
             b.to_string()
         } else if name == "king" {
-            if e.value.len() > 1 {
-                return Err(err(e, "a king with its own movement is not supported"));
-            }
             "K".into()
         } else {
             NAMED
@@ -655,6 +660,9 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
     }
     if let Some(e) = rd.get("mustCapture") {
         def.must_capture = boolean(e)?;
+    }
+    if let Some(e) = rd.get("checking") {
+        def.checking = boolean(e)?;
     }
     if let Some(e) = rd.get("nMoveRule") {
         def.n_move_rule = u32::try_from(int(e)?).map_err(|_| err(e, "must not be negative"))?;
