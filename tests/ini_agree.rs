@@ -210,6 +210,27 @@ fn built_in_parents_agree_with_fairy_stockfish() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
+/// Fairy-Stockfish's own variants.ini, as Debian ships it (`.ci/run`
+/// fetches it and names it in FAIRY_STOCKFISH_INI; GPL-3, so never part
+/// of postal): every section postal accepts plays as pyffish plays it.
+/// Which sections are accepted is tests/ini_cli.rs's check.
+#[test]
+fn fairy_stockfish_own_file_agrees() {
+    let Some(path) = std::env::var_os("FAIRY_STOCKFISH_INI") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "FAIRY_STOCKFISH_INI is unset: .ci/run fetches Fairy-Stockfish's variants.ini and sets it"
+        );
+        eprintln!(
+            "skipped: FAIRY_STOCKFISH_INI does not name Fairy-Stockfish's variants.ini \
+             (.ci/run fetches it from Debian's mirror and sets it)"
+        );
+        return;
+    };
+    let n = agreement_on(Path::new(&path), 2, 1, false);
+    assert!(n >= 1, "no definition of {path:?} loaded");
+}
+
 #[test]
 fn definitions_agree_with_fairy_stockfish() {
     agreement(2, 1);
