@@ -152,6 +152,9 @@ pub struct Def {
     /// Whether a move may give check (`checking = false`: a move that
     /// attacks the enemy king is illegal, as in Racing Kings).
     pub checking: bool,
+    /// The flying general: the royal kings attack each other, and the
+    /// squares between, along an open file or rank (`flyingGeneral`).
+    pub flying_general: bool,
     /// The section's text and its ancestors' (outermost first), as read:
     /// what a game file embeds so the game stays playable.
     pub source: String,
@@ -254,6 +257,7 @@ impl Def {
             n_fold_value: Score::Draw,
             must_capture: false,
             checking: true,
+            flying_general: false,
             source: String::new(),
         }
     }

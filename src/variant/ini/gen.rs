@@ -120,6 +120,9 @@ pub fn plain_move_reaches(def: &Def, pos: &Pos, from: u8, to: u8) -> bool {
 
 /// Whether a piece of `by` attacks `target`.
 pub fn attacked(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
+    if def.flying_general && king_faces(def, pos, target, by) {
+        return true;
+    }
     let mut buf = Vec::with_capacity(32);
     for (sq, cell) in pos.cells.iter().enumerate() {
         let Some(m) = cell else { continue };
@@ -143,6 +146,31 @@ pub fn attacked(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
         }
     }
     false
+}
+
+/// The flying general, as Fairy-Stockfish has it: the royal king of `by`
+/// attacks `target` along an open file or rank, as a rook would (so the
+/// kings may not face each other, nor a king castle across such a line).
+fn king_faces(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
+    let Some(k) = pos.king_square(def, by) else {
+        return false;
+    };
+    let ((kf, kr), (tf, tr)) = (pos.file_rank(k), pos.file_rank(target));
+    if k == target || (kf != tf && kr != tr) {
+        return false;
+    }
+    let (df, dr) = ((tf - kf).signum(), (tr - kr).signum());
+    let (mut f, mut r) = (kf + df, kr + dr);
+    while (f, r) != (tf, tr) {
+        if pos
+            .sq(f, r)
+            .is_some_and(|s| pos.cells[s as usize].is_some())
+        {
+            return false;
+        }
+        (f, r) = (f + df, r + dr);
+    }
+    true
 }
 
 pub fn in_check(def: &Def, pos: &Pos) -> bool {

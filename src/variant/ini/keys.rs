@@ -94,11 +94,6 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
     ("passOnStalemateBlack", "false", "passing is not supported"),
     ("makpongRule", "false", "the Makpong rule is not supported"),
     (
-        "flyingGeneral",
-        "false",
-        "the flying general is not supported",
-    ),
-    (
         "soldierPromotionRank",
         "1",
         "soldiers held back until a rank are not supported",
@@ -257,6 +252,7 @@ pub const PLAYED: &[&str] = &[
     "nFoldValue",
     "mustCapture",
     "checking",
+    "flyingGeneral",
     "immobilityIllegal",
 ];
 
@@ -663,6 +659,9 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
     }
     if let Some(e) = rd.get("checking") {
         def.checking = boolean(e)?;
+    }
+    if let Some(e) = rd.get("flyingGeneral") {
+        def.flying_general = boolean(e)?;
     }
     if let Some(e) = rd.get("nMoveRule") {
         def.n_move_rule = u32::try_from(int(e)?).map_err(|_| err(e, "must not be negative"))?;
