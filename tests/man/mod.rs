@@ -583,6 +583,9 @@ moves UCI (e2e4, a9a10q, castling as the king's move).\n",
             roff(&format!("Accepted only as {default}: otherwise {why}.")),
         ));
     }
+    for (key, why) in keys::refused_keys() {
+        items.push((bold(key), roff(&format!("Refused: {why}."))));
+    }
     text.push_str(&section("KEYS", &items));
     let mut items: Vec<(String, String)> = def::NAMED
         .iter()

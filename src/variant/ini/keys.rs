@@ -175,6 +175,41 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
     ("diagonalLines", "-", "diagonal lines are not supported"),
 ];
 
+/// Keys of games this program does not play, refused whatever their
+/// value, with why (so the message says more than that the key is
+/// unknown).
+const REFUSED: &[(&str, &str)] = &[
+    ("whiteDropRegion", "drops are not supported"),
+    ("blackDropRegion", "drops are not supported"),
+    ("dropRegionWhite", "drops are not supported"),
+    ("dropRegionBlack", "drops are not supported"),
+    ("mustDropType", "drops are not supported"),
+    ("enclosingDropStart", "drops are not supported"),
+    ("dropNoDoubled", "drops are not supported"),
+    ("dropNoDoubledCount", "drops are not supported"),
+    ("blastImmuneTypes", "explosions are not supported"),
+    ("mutuallyImmuneTypes", "immunity is not supported"),
+    ("petrifyOnCaptureTypes", "petrification is not supported"),
+    ("wallingRegion", "walls are not supported"),
+    ("wallingRegionWhite", "walls are not supported"),
+    ("wallingRegionBlack", "walls are not supported"),
+    ("connectPieceTypes", "connection games are not supported"),
+    ("connectHorizontal", "connection games are not supported"),
+    ("connectVertical", "connection games are not supported"),
+    ("connectDiagonal", "connection games are not supported"),
+    ("connectRegion1White", "connection games are not supported"),
+    ("connectRegion2White", "connection games are not supported"),
+    ("connectRegion1Black", "connection games are not supported"),
+    ("connectRegion2Black", "connection games are not supported"),
+    ("connectNxN", "connection games are not supported"),
+    ("collinearN", "connection games are not supported"),
+    ("connectValue", "connection games are not supported"),
+];
+
+pub fn refused_keys() -> impl Iterator<Item = (&'static str, &'static str)> {
+    REFUSED.iter().copied()
+}
+
 /// Keys that name piece sets and must name just the pawn (Fairy-Stockfish
 /// gives only its pawn those rules here).
 const PAWN_ONLY: &[&str] = &[
@@ -728,10 +763,14 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
     // Whatever is left is a key this program does not know or play.
     for e in &section.entries {
         if !rd.used.contains(&e.key) {
+            let why = REFUSED.iter().find(|(k, _)| *k == e.key).map_or(
+                "not a key this program plays (see postal-variants(5))",
+                |r| r.1,
+            );
             return Err(KeyError {
                 at: e.key_at,
                 key: e.key.clone(),
-                why: "not a key this program plays (see postal-variants(5))".into(),
+                why: why.into(),
             });
         }
     }
