@@ -126,12 +126,17 @@ fn compare(def: &Def, answer: &Value, what: &str) -> Vec<String> {
     bad
 }
 
-fn agreement(depth: u32, positions: u32) {
-    let text = std::fs::read_to_string(FIXTURE).unwrap();
-    let loaded = ini::load(&text, FIXTURE);
-    let refused: Vec<String> = loaded.refused.iter().map(|r| r.with_caret()).collect();
-    assert!(refused.is_empty(), "{}", refused.join("\n"));
-    assert!(loaded.defs.len() >= 40, "{} definitions", loaded.defs.len());
+/// Compares every definition `path` loads with pyffish's reading of the
+/// same file (and with the built-in a `# builtin:` comment names); with
+/// `all_load`, a refused section fails the test, else refused sections
+/// are left out. Returns the number of definitions compared.
+fn agreement_on(path: &Path, depth: u32, positions: u32, all_load: bool) -> usize {
+    let text = std::fs::read_to_string(path).unwrap();
+    let loaded = ini::load(&text, &path.display().to_string());
+    if all_load {
+        let refused: Vec<String> = loaded.refused.iter().map(|r| r.with_caret()).collect();
+        assert!(refused.is_empty(), "{}", refused.join("\n"));
+    }
     let pairs = builtins(&text);
     let jobs: Vec<Value> = loaded
         .defs
@@ -151,7 +156,7 @@ fn agreement(depth: u32, positions: u32) {
             })
         })
         .collect();
-    let answers = pyffish(Path::new(FIXTURE), &Value::Array(jobs));
+    let answers = pyffish(path, &Value::Array(jobs));
     let mut bad = Vec::new();
     let mut table = String::new();
     for (def, answer) in loaded.defs.iter().zip(&answers) {
@@ -176,6 +181,54 @@ fn agreement(depth: u32, positions: u32) {
     }
     eprintln!("{table}");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+    loaded.defs.len()
+}
+
+fn agreement(depth: u32, positions: u32) {
+    let n = agreement_on(Path::new(FIXTURE), depth, positions, true);
+    assert!(n >= 40, "{n} definitions");
+}
+
+/// Every built-in parent postal provides (`ini::builtin`) plays as
+/// Fairy-Stockfish's built-in variant of the same name.
+#[test]
+fn built_in_parents_agree_with_fairy_stockfish() {
+    let parents = ini::builtin::parents();
+    assert!(parents.len() >= 20, "{} built-in parents", parents.len());
+    let jobs: Vec<Value> = parents
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            serde_json::json!({"variant": d.name, "depth": 2, "positions": 1, "seed": 2000 + i})
+        })
+        .collect();
+    let answers = pyffish(Path::new(FIXTURE), &Value::Array(jobs));
+    let mut bad = Vec::new();
+    for (def, answer) in parents.iter().zip(&answers) {
+        bad.extend(compare(def, answer, &format!("built-in {}", def.name)));
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Fairy-Stockfish's own variants.ini, as Debian ships it (`.ci/run`
+/// fetches it and names it in FAIRY_STOCKFISH_INI; GPL-3, so never part
+/// of postal): every section postal accepts plays as pyffish plays it.
+/// Which sections are accepted is tests/ini_cli.rs's check.
+#[test]
+fn fairy_stockfish_own_file_agrees() {
+    let Some(path) = std::env::var_os("FAIRY_STOCKFISH_INI") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "FAIRY_STOCKFISH_INI is unset: .ci/run fetches Fairy-Stockfish's variants.ini and sets it"
+        );
+        eprintln!(
+            "skipped: FAIRY_STOCKFISH_INI does not name Fairy-Stockfish's variants.ini \
+             (.ci/run fetches it from Debian's mirror and sets it)"
+        );
+        return;
+    };
+    let n = agreement_on(Path::new(&path), 2, 1, false);
+    assert!(n >= 1, "no definition of {path:?} loaded");
 }
 
 #[test]

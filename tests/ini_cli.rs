@@ -142,3 +142,109 @@ fn damaged_files_load_or_refuse_without_panicking() {
         }
     }
 }
+
+/// What a section of Fairy-Stockfish's own file must come to, by
+/// Fairy-Stockfish's meanings.
+enum Expect {
+    Loaded,
+    /// Refused for its parent, a Fairy-Stockfish built-in whose rules
+    /// postal does not play.
+    Parent(&'static str),
+    /// Refused by one of these keys (each one the section sets to a
+    /// value postal cannot honour).
+    Key(&'static [&'static str]),
+}
+
+/// The 13 sections of Fairy-Stockfish 11.1's src/variants.ini (Debian's
+/// fairy-stockfish_11.1.orig.tar.gz) and what each must come to.
+const FAIRY_STOCKFISH_11_1: &[(&str, Expect)] = &[
+    // Crazyhouse: pieces in hand and drops.
+    ("3check-crazyhouse", Expect::Parent("crazyhouse")),
+    ("coffeehouse", Expect::Parent("crazyhouse")),
+    // Makruk: its counting rules; xiangqi and janggi: palaces (mobility
+    // regions), the flying general, their cannons and elephants.
+    ("makrukhouse", Expect::Parent("makruk")),
+    ("xiangqihouse", Expect::Parent("xiangqi")),
+    ("janggihouse", Expect::Parent("janggi")),
+    // Los Alamos (a built-in parent) made an antichess: all keys played.
+    ("anti-losalamos", Expect::Loaded),
+    ("indiangreat", Expect::Loaded),
+    ("peasant", Expect::Loaded),
+    // Drops onto an empty board and n in a row.
+    ("tictactoe", Expect::Key(&["pieceDrops", "connectN"])),
+    (
+        "connect4",
+        Expect::Key(&["pieceDrops", "dropOnTop", "connectN"]),
+    ),
+    // Grand chess (a built-in parent) with captured pieces in hand.
+    ("grandhouse", Expect::Key(&["pieceDrops", "capturesToHand"])),
+    ("shogun", Expect::Parent("crazyhouse")),
+    // Knight-like pieces that take as others, a campmate flag.
+    ("orda", Expect::Loaded),
+];
+
+/// Fairy-Stockfish's own variants.ini loads with each section accepted
+/// or refused by name, and each refusal names the key (or the parent)
+/// that Fairy-Stockfish's meanings make it. `.ci/run` fetches the file
+/// from Debian's mirror (GPL-3: never part of postal) and names it in
+/// FAIRY_STOCKFISH_INI.
+#[test]
+fn fairy_stockfish_own_file_accepted_or_refused_by_name() {
+    let Some(path) = std::env::var_os("FAIRY_STOCKFISH_INI") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "FAIRY_STOCKFISH_INI is unset: .ci/run fetches Fairy-Stockfish's variants.ini and sets it"
+        );
+        eprintln!(
+            "skipped: FAIRY_STOCKFISH_INI does not name Fairy-Stockfish's variants.ini \
+             (.ci/run fetches it from Debian's mirror and sets it)"
+        );
+        return;
+    };
+    let out = postal()
+        .args(["variants", "--variants"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let loaded = FAIRY_STOCKFISH_11_1
+        .iter()
+        .filter(|(_, e)| matches!(e, Expect::Loaded))
+        .count();
+    let summary = format!(
+        ": {loaded} loaded, {} refused\n",
+        FAIRY_STOCKFISH_11_1.len() - loaded
+    );
+    assert!(text.contains(&summary), "expected `{summary}` in\n{text}");
+    let mut bad = Vec::new();
+    for (name, expect) in FAIRY_STOCKFISH_11_1 {
+        let Some(line) = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+        else {
+            bad.push(format!("{name}: not listed"));
+            continue;
+        };
+        // `NAME  SIZE  loaded...` or `NAME  refused: FILE:L:C: variant `NAME` refused: KEY: WHY`.
+        let refusal = line
+            .split_once(&format!("variant `{name}` refused: "))
+            .map(|(_, rest)| rest.split_once(": ").unwrap_or((rest, "")));
+        let ok = match (expect, refusal) {
+            (Expect::Loaded, None) => line.contains("  loaded"),
+            (Expect::Parent(p), Some((key, why))) => {
+                key == format!("[{name}]") && why.contains(&format!("parent `{p}`"))
+            }
+            (Expect::Key(keys), Some((key, _))) => keys.contains(&key),
+            _ => false,
+        };
+        if !ok {
+            bad.push(format!("{name}: {line}"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

@@ -554,7 +554,9 @@ variants defined in Fairy\\-Stockfish's variants.ini format\n.SH SYNOPSIS\n{}\n.
         "postal variants, perft and moves read chess-like variants from a file in the format of \
 Fairy-Stockfish's variants.ini, given with --variants FILE or POSTAL_VARIANTS. A section is \
 [name] (Fairy-Stockfish's defaults with no pieces) or [name:parent], the parent one of the \
-file's earlier sections or the built-in chess (also called fairy). Lines starting with # or ; \
+file's earlier sections, the built-in chess (also called fairy), or one of the Fairy-Stockfish \
+built-in games listed under PARENTS. A section may not take the name of a Fairy-Stockfish \
+built-in game (Fairy-Stockfish keeps its own). Lines starting with # or ; \
 are comments; every other line is key = value. Keys and values have Fairy-Stockfish's meanings \
 and defaults (its default promotion region is rank 8 and its double steps start from ranks 2 \
 and 7, whatever the board's size). A section that uses a key not listed here, or a listed \
@@ -581,6 +583,9 @@ moves UCI (e2e4, a9a10q, castling as the king's move).\n",
             roff(&format!("Accepted only as {default}: otherwise {why}.")),
         ));
     }
+    for (key, why) in keys::refused_keys() {
+        items.push((bold(key), roff(&format!("Refused: {why}."))));
+    }
     text.push_str(&section("KEYS", &items));
     let mut items: Vec<(String, String)> = def::NAMED
         .iter()
@@ -588,7 +593,7 @@ moves UCI (e2e4, a9a10q, castling as the king's move).\n",
         .collect();
     items.push((
         bold("king"),
-        "The royal king (K), castling. A king with its own movement is refused.".into(),
+        roff("The royal king: a letter (it moves as K) or letter:Betza for its own movement; it castles."),
     ));
     items.push((
         bold("customPiece1 .. customPiece25"),
@@ -598,6 +603,18 @@ moves UCI (e2e4, a9a10q, castling as the king's move).\n",
         items.push((bold(n), roff(&format!("Refused: {why}."))));
     }
     text.push_str(&section("PIECES", &items));
+    text.push_str(".SH PARENTS\n");
+    let names: Vec<&str> = postal::variant::ini::builtin::parents()
+        .iter()
+        .map(|d| d.name.as_str())
+        .collect();
+    text.push_str(&roff(&format!(
+        "Besides chess, these Fairy-Stockfish built-in games may be parents, each with \
+Fairy-Stockfish's rules for it (checked against Fairy-Stockfish's own): {}. A section whose \
+parent is another Fairy-Stockfish built-in game (crazyhouse, makruk, xiangqi, atomic, shogi, \
+...) is refused with that reason.\n",
+        names.join(", ")
+    )));
     text.push_str(".SH BETZA\n");
     text.push_str(&roff(
         "Atoms W F D N A H L C J Z G K, riders R B Q, an atom doubled (NN) or followed by a \

@@ -82,7 +82,9 @@ def game(variant, start, rng):
 
 def answers(variant, depth, count, seed):
     rng = random.Random(seed)
-    start = sf.start_fen(variant)
+    # The start as Fairy-Stockfish writes it once read (`w 0 1` becomes
+    # `w - - 0 1`), which is what postal writes.
+    start = sf.get_fen(variant, sf.start_fen(variant), [])
     fens = [start] + [walk(variant, start, rng.randrange(4, 40), rng) for _ in range(count)]
     return {
         "start": start,

@@ -164,27 +164,46 @@ impl Pos {
             "b" => 1,
             t => return Err(format!("`{t}` is not a side to move (w or b)")),
         };
+        // The fields after the side are read as Fairy-Stockfish reads
+        // them: castling rights skip digits (`w 0 1` has none); an en
+        // passant field that is not a square gives up its first
+        // character and leaves the rest to the clocks (`w - 0 1` is
+        // halfmove 1); missing clocks are 0 and 1.
         let castling = parts.next().unwrap_or("-");
-        if castling != "-" {
-            for c in castling.chars() {
-                pos.add_right(def, c)?;
+        for c in castling.chars() {
+            if c == '-' || c.is_ascii_digit() {
+                continue;
             }
-        }
-        let ep = parts.next().unwrap_or("-");
-        if ep != "-" {
-            let sq = pos
-                .parse_square(ep)
-                .ok_or_else(|| format!("`{ep}` is not a square"))?;
-            if pos.ep_possible(def, sq) {
-                pos.ep.push(sq);
+            if !c.is_ascii_alphabetic() {
+                return Err(format!("`{castling}` is not castling rights"));
             }
+            pos.add_right(def, c)?;
         }
-        if let Some(h) = parts.next() {
+        let mut clocks: Vec<&str> = Vec::new();
+        match parts.next() {
+            None | Some("-") => {}
+            Some(ep) if ep.starts_with(|c: char| c.is_ascii_lowercase()) => {
+                let sq = pos
+                    .parse_square(ep)
+                    .ok_or_else(|| format!("`{ep}` is not a square"))?;
+                if pos.ep_possible(def, sq) {
+                    pos.ep.push(sq);
+                }
+            }
+            Some(ep) if ep.starts_with(|c: char| c.is_ascii_digit()) => {
+                if ep.len() > 1 {
+                    clocks.push(&ep[1..]);
+                }
+            }
+            Some(ep) => return Err(format!("`{ep}` is not a square")),
+        }
+        clocks.extend(parts.by_ref().take(2 - clocks.len()));
+        if let Some(h) = clocks.first() {
             pos.halfmove = h
                 .parse()
                 .map_err(|_| format!("`{h}` is not a halfmove count"))?;
         }
-        if let Some(f) = parts.next() {
+        if let Some(f) = clocks.get(1) {
             pos.fullmove = f
                 .parse()
                 .map_err(|_| format!("`{f}` is not a move number"))?;
@@ -344,7 +363,18 @@ impl Pos {
 
     /// The UCI text of a move.
     pub fn uci(&self, def: &Def, mv: &Mv) -> String {
-        let mut s = format!("{}{}", self.square_name(mv.from), self.square_name(mv.to));
+        // Castling is the king's move to its square, unless a plain move
+        // of the king goes there too: then, as Fairy-Stockfish writes
+        // it, the king's move onto its rook.
+        let to = match mv.special {
+            Special::Castle { rook_from, .. }
+                if super::gen::plain_move_reaches(def, self, mv.from, mv.to) =>
+            {
+                rook_from
+            }
+            _ => mv.to,
+        };
+        let mut s = format!("{}{}", self.square_name(mv.from), self.square_name(to));
         if let Some(p) = mv.promotion {
             s.push(def.kinds[p as usize].letter.to_ascii_lowercase());
         }

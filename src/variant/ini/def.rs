@@ -149,6 +149,12 @@ pub struct Def {
     pub n_fold_rule: u32,
     pub n_fold_value: Score,
     pub must_capture: bool,
+    /// Whether a move may give check (`checking = false`: a move that
+    /// attacks the enemy king is illegal, as in Racing Kings).
+    pub checking: bool,
+    /// The flying general: the royal kings attack each other, and the
+    /// squares between, along an open file or rank (`flyingGeneral`).
+    pub flying_general: bool,
     /// The section's text and its ancestors' (outermost first), as read:
     /// what a game file embeds so the game stays playable.
     pub source: String,
@@ -184,6 +190,7 @@ pub const NAMED: &[(&str, char, &str)] = &[
     ("breakthrough", 'P', "fmWfF"),
     ("immobile", 'I', ""),
     ("cannon", 'C', "mRcpR"),
+    ("soldier", 'S', "fsW"),
     ("horse", 'H', "nN"),
     ("elephant", 'E', "nA"),
     ("banner", 'A', "RcpRnN"),
@@ -195,10 +202,6 @@ pub const NAMED: &[(&str, char, &str)] = &[
 /// Pieces Fairy-Stockfish knows by name whose rules are code there, not
 /// Betza, and which this program therefore refuses.
 pub const CODED: &[(&str, &str)] = &[
-    (
-        "soldier",
-        "its sideways moves depend on soldierPromotionRank",
-    ),
     ("janggiCannon", "it may not jump over or capture a cannon"),
     ("janggiElephant", "its path is special-cased"),
 ];
@@ -253,6 +256,8 @@ impl Def {
             n_fold_rule: 3,
             n_fold_value: Score::Draw,
             must_capture: false,
+            checking: true,
+            flying_general: false,
             source: String::new(),
         }
     }
@@ -273,8 +278,20 @@ impl Def {
         d
     }
 
-    /// Adds or replaces the piece of Fairy-Stockfish type `name`.
+    /// Adds or replaces the piece of Fairy-Stockfish type `name`. As in
+    /// Fairy-Stockfish, a piece of another type with the same letter is
+    /// removed first (`customPiece1 = n:D` replaces the knight).
     pub fn add(&mut self, name: &str, order: u8, letter: char, betza: &str) {
+        let up = letter.to_ascii_uppercase();
+        let same: Vec<String> = self
+            .kinds
+            .iter()
+            .filter(|k| k.letter == up && k.name != name)
+            .map(|k| k.name.clone())
+            .collect();
+        for other in same {
+            self.remove(&other);
+        }
         let part = match name {
             "pawn" => Part::Pawn,
             "king" => Part::King,

@@ -101,8 +101,28 @@ fn lame_path(pos: &Pos, from: u8, to: u8) -> Vec<u8> {
     out
 }
 
+/// Whether the piece on `from` has a move other than castling to `to`
+/// by its movement alone (the king may be left in check), as
+/// Fairy-Stockfish's `pseudo_legal` says of a plain move.
+pub fn plain_move_reaches(def: &Def, pos: &Pos, from: u8, to: u8) -> bool {
+    let Some(m) = pos.cells[from as usize] else {
+        return false;
+    };
+    let kind = &def.kinds[m.kind as usize];
+    let mut buf = Vec::new();
+    match pos.cells[to as usize] {
+        None => reach(pos, m.color, from, &kind.betza.quiet, &mut buf),
+        Some(t) if t.color != m.color => reach(pos, m.color, from, &kind.betza.capture, &mut buf),
+        Some(_) => return false,
+    }
+    from != to && buf.contains(&to)
+}
+
 /// Whether a piece of `by` attacks `target`.
 pub fn attacked(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
+    if def.flying_general && king_faces(def, pos, target, by) {
+        return true;
+    }
     let mut buf = Vec::with_capacity(32);
     for (sq, cell) in pos.cells.iter().enumerate() {
         let Some(m) = cell else { continue };
@@ -126,6 +146,31 @@ pub fn attacked(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
         }
     }
     false
+}
+
+/// The flying general, as Fairy-Stockfish has it: the royal king of `by`
+/// attacks `target` along an open file or rank, as a rook would (so the
+/// kings may not face each other, nor a king castle across such a line).
+fn king_faces(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
+    let Some(k) = pos.king_square(def, by) else {
+        return false;
+    };
+    let ((kf, kr), (tf, tr)) = (pos.file_rank(k), pos.file_rank(target));
+    if k == target || (kf != tf && kr != tr) {
+        return false;
+    }
+    let (df, dr) = ((tf - kf).signum(), (tr - kr).signum());
+    let (mut f, mut r) = (kf + df, kr + dr);
+    while (f, r) != (tf, tr) {
+        if pos
+            .sq(f, r)
+            .is_some_and(|s| pos.cells[s as usize].is_some())
+        {
+            return false;
+        }
+        (f, r) = (f + df, r + dr);
+    }
+    true
 }
 
 pub fn in_check(def: &Def, pos: &Pos) -> bool {
@@ -416,6 +461,15 @@ fn legal_ignoring_end(def: &Def, pos: &Pos) -> Vec<Mv> {
             .king_square(def, us)
             .is_none_or(|k| !attacked(def, &after, k, 1 - us))
     });
+    if !def.checking {
+        // `checking = false`: a move that gives check is illegal.
+        all.retain(|mv| {
+            let after = play(def, pos, mv);
+            after
+                .king_square(def, 1 - us)
+                .is_none_or(|k| !attacked(def, &after, k, us))
+        });
+    }
     if def.immobility_illegal {
         all.retain(|m| {
             m.promotion.is_some()

@@ -57,7 +57,6 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
         "false",
         "opposite castling is not supported",
     ),
-    ("checking", "true", "games without check are not supported"),
     ("dropChecks", "true", "drops are not supported"),
     ("mustDrop", "false", "drops are not supported"),
     ("pieceDrops", "false", "drops are not supported"),
@@ -95,9 +94,9 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
     ("passOnStalemateBlack", "false", "passing is not supported"),
     ("makpongRule", "false", "the Makpong rule is not supported"),
     (
-        "flyingGeneral",
-        "false",
-        "the flying general is not supported",
+        "soldierPromotionRank",
+        "1",
+        "soldiers held back until a rank are not supported",
     ),
     ("flipEnclosedPieces", "none", "flipping is not supported"),
     (
@@ -176,6 +175,41 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
     ("diagonalLines", "-", "diagonal lines are not supported"),
 ];
 
+/// Keys of games this program does not play, refused whatever their
+/// value, with why (so the message says more than that the key is
+/// unknown).
+const REFUSED: &[(&str, &str)] = &[
+    ("whiteDropRegion", "drops are not supported"),
+    ("blackDropRegion", "drops are not supported"),
+    ("dropRegionWhite", "drops are not supported"),
+    ("dropRegionBlack", "drops are not supported"),
+    ("mustDropType", "drops are not supported"),
+    ("enclosingDropStart", "drops are not supported"),
+    ("dropNoDoubled", "drops are not supported"),
+    ("dropNoDoubledCount", "drops are not supported"),
+    ("blastImmuneTypes", "explosions are not supported"),
+    ("mutuallyImmuneTypes", "immunity is not supported"),
+    ("petrifyOnCaptureTypes", "petrification is not supported"),
+    ("wallingRegion", "walls are not supported"),
+    ("wallingRegionWhite", "walls are not supported"),
+    ("wallingRegionBlack", "walls are not supported"),
+    ("connectPieceTypes", "connection games are not supported"),
+    ("connectHorizontal", "connection games are not supported"),
+    ("connectVertical", "connection games are not supported"),
+    ("connectDiagonal", "connection games are not supported"),
+    ("connectRegion1White", "connection games are not supported"),
+    ("connectRegion2White", "connection games are not supported"),
+    ("connectRegion1Black", "connection games are not supported"),
+    ("connectRegion2Black", "connection games are not supported"),
+    ("connectNxN", "connection games are not supported"),
+    ("collinearN", "connection games are not supported"),
+    ("connectValue", "connection games are not supported"),
+];
+
+pub fn refused_keys() -> impl Iterator<Item = (&'static str, &'static str)> {
+    REFUSED.iter().copied()
+}
+
 /// Keys that name piece sets and must name just the pawn (Fairy-Stockfish
 /// gives only its pawn those rules here).
 const PAWN_ONLY: &[&str] = &[
@@ -252,6 +286,8 @@ pub const PLAYED: &[&str] = &[
     "nFoldRule",
     "nFoldValue",
     "mustCapture",
+    "checking",
+    "flyingGeneral",
     "immobilityIllegal",
 ];
 
@@ -470,7 +506,10 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
         if let Some((_, why)) = CODED.iter().find(|(n, _)| *n == name) {
             return Err(err(e, format!("the {name} is not supported: {why}")));
         }
-        let betza: String = if name.starts_with("customPiece") {
+        // A king may be given its own movement (`king = k:KN`); without
+        // it, it moves as FIDE's.
+        let custom = name.starts_with("customPiece") || (name == "king" && e.value.len() > 1);
+        let betza: String = if custom {
             let rest = &e.value[1..];
             let Some(b) = rest.strip_prefix(':') else {
                 return Err(err(e, "expected `letter:Betza`"));
@@ -487,9 +526,6 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
             }
             b.to_string()
         } else if name == "king" {
-            if e.value.len() > 1 {
-                return Err(err(e, "a king with its own movement is not supported"));
-            }
             "K".into()
         } else {
             NAMED
@@ -656,6 +692,12 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
     if let Some(e) = rd.get("mustCapture") {
         def.must_capture = boolean(e)?;
     }
+    if let Some(e) = rd.get("checking") {
+        def.checking = boolean(e)?;
+    }
+    if let Some(e) = rd.get("flyingGeneral") {
+        def.flying_general = boolean(e)?;
+    }
     if let Some(e) = rd.get("nMoveRule") {
         def.n_move_rule = u32::try_from(int(e)?).map_err(|_| err(e, "must not be negative"))?;
     }
@@ -721,10 +763,14 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
     // Whatever is left is a key this program does not know or play.
     for e in &section.entries {
         if !rd.used.contains(&e.key) {
+            let why = REFUSED.iter().find(|(k, _)| *k == e.key).map_or(
+                "not a key this program plays (see postal-variants(5))",
+                |r| r.1,
+            );
             return Err(KeyError {
                 at: e.key_at,
                 key: e.key.clone(),
-                why: "not a key this program plays (see postal-variants(5))".into(),
+                why: why.into(),
             });
         }
     }

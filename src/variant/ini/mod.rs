@@ -10,6 +10,7 @@
 
 pub mod betza;
 pub mod board;
+pub mod builtin;
 pub mod def;
 pub mod gen;
 pub mod keys;
@@ -67,13 +68,21 @@ pub struct Loaded {
     pub refused: Vec<Refusal>,
 }
 
-/// Parents this program provides besides a file's own sections:
-/// Fairy-Stockfish's `chess` and its base `fairy` (the same rules).
+/// Parents this program provides in code besides a file's own sections:
+/// Fairy-Stockfish's `chess` and its base `fairy` (the same rules). The
+/// other built-in parents are data ([`builtin`]).
 pub const BUILT_IN_PARENTS: &[&str] = &["chess", "fairy"];
 
 /// Reads every section of a variants.ini text. `file` names it in
-/// messages.
+/// messages. A parent is an earlier section of the file, `chess` or one
+/// of [`builtin::parents`].
 pub fn load(text: &str, file: &str) -> Loaded {
+    load_with(text, file, builtin::parents(), builtin::FAIRY_STOCKFISH)
+}
+
+/// [`load`] with `parents` as the built-in parents besides `chess`, and
+/// `taken` the names a section may not have.
+fn load_with(text: &str, file: &str, parents: &[Def], taken: &[&str]) -> Loaded {
     let lines: Vec<&str> = text.split('\n').collect();
     let mut out = Loaded {
         file: file.to_string(),
@@ -108,6 +117,7 @@ pub fn load(text: &str, file: &str) -> Loaded {
         }
         if out.defs.iter().any(|d| d.name == section.name)
             || BUILT_IN_PARENTS.contains(&section.name.as_str())
+            || parents.iter().any(|d| d.name == section.name)
             || out.refused.iter().any(|r| r.variant == section.name)
         {
             out.refused.push(refuse(
@@ -117,10 +127,24 @@ pub fn load(text: &str, file: &str) -> Loaded {
             ));
             continue;
         }
+        if taken.contains(&section.name.as_str()) {
+            // Fairy-Stockfish keeps its built-in and skips the section.
+            out.refused.push(refuse(
+                section.at,
+                header(),
+                "Fairy-Stockfish has a built-in variant of that name, which it keeps".into(),
+            ));
+            continue;
+        }
         let mut def = match section.parent.as_deref() {
             None => Def::base(&section.name),
             Some(p) if BUILT_IN_PARENTS.contains(&p) => Def::chess(&section.name),
-            Some(p) => match out.defs.iter().find(|d| d.name == p) {
+            Some(p) => match out
+                .defs
+                .iter()
+                .find(|d| d.name == p)
+                .or_else(|| parents.iter().find(|d| d.name == p))
+            {
                 Some(parent) => {
                     let mut d = parent.clone();
                     d.name = section.name.clone();
@@ -129,8 +153,13 @@ pub fn load(text: &str, file: &str) -> Loaded {
                 None => {
                     let why = if out.refused.iter().any(|r| r.variant == p) {
                         format!("its parent `{p}` was refused")
+                    } else if builtin::FAIRY_STOCKFISH.contains(&p) {
+                        format!(
+                            "its parent `{p}` is a Fairy-Stockfish built-in whose rules postal \
+                             does not play (built-in parents: postal-variants(5))"
+                        )
                     } else {
-                        format!("no variant `{p}` defined before it (built in: chess, fairy)")
+                        format!("no variant `{p}` defined before it (built-in parents: postal-variants(5))")
                     };
                     out.refused.push(refuse(section.at, header(), why));
                     continue;

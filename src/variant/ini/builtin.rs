@@ -1,0 +1,333 @@
+//! Parents a variants.ini section may name besides the file's own
+//! sections: Fairy-Stockfish's built-in chess-like games whose rules are
+//! keys postal plays, described here in the same format (postal's own
+//! descriptions of those games, from Fairy-Stockfish's meanings, not its
+//! text). `tests/ini_agree.rs` (`built_in_parents_agree_with_fairy_stockfish`)
+//! compares each with Fairy-Stockfish's built-in of the same name: start,
+//! perft and a random game.
+//!
+//! Fairy-Stockfish's other built-in names ([`FAIRY_STOCKFISH`]) are known
+//! too, so that a section naming one as its parent is refused with that
+//! reason, and a section taking one's name is refused as Fairy-Stockfish
+//! refuses it (it keeps its built-in).
+
+use super::{load_with, Def};
+use std::sync::OnceLock;
+
+/// The built-in parents, in the variants.ini format; each may use those
+/// before it and `chess`.
+const TEXT: &str = "\
+[nocastle:chess]
+startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1
+castling = false
+
+[gardner:chess]
+maxRank = 5
+maxFile = 5
+startFen = rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1
+promotionRegionWhite = *5
+promotionRegionBlack = *1
+doubleStep = false
+castling = false
+
+[losalamos:chess]
+maxRank = 6
+maxFile = 6
+bishop = -
+startFen = rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1
+promotionRegionWhite = *6
+promotionRegionBlack = *1
+promotionPieceTypes = qrn
+doubleStep = false
+castling = false
+
+[capablanca:chess]
+maxFile = 10
+archbishop = a
+chancellor = c
+startFen = rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1
+castlingKingsideFile = i
+castlingQueensideFile = c
+promotionPieceTypes = acqrbn
+
+[gothic:capablanca]
+startFen = rnbqckabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQCKABNR w KQkq - 0 1
+
+[embassy:capablanca]
+startFen = rnbqkcabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKCABNR w KQkq - 0 1
+castlingKingsideFile = h
+castlingQueensideFile = b
+
+[janus:chess]
+maxFile = 10
+archbishop = j
+startFen = rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w KQkq - 0 1
+castlingKingsideFile = i
+castlingQueensideFile = b
+promotionPieceTypes = jqrbn
+
+[almost:chess]
+queen = -
+chancellor = c
+startFen = rnbckbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBCKBNR w KQkq - 0 1
+promotionPieceTypes = crbn
+
+[grand:chess]
+maxRank = 10
+maxFile = 10
+archbishop = a
+chancellor = c
+startFen = r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1
+promotionPieceTypes = acqrbn
+promotionRegionWhite = *8 *9 *10
+promotionRegionBlack = *3 *2 *1
+promotionLimit = a:1 c:1 q:1 r:2 b:2 n:2
+mandatoryPawnPromotion = false
+immobilityIllegal = true
+doubleStepRegionWhite = *3
+doubleStepRegionBlack = *8
+castling = false
+
+[shatranj:chess]
+bishop = -
+queen = -
+alfil = b
+fers = q
+startFen = rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1
+promotionPieceTypes = q
+doubleStep = false
+castling = false
+extinctionValue = loss
+extinctionClaim = true
+extinctionPieceTypes = *
+extinctionPieceCount = 1
+extinctionOpponentPieceCount = 2
+stalemateValue = loss
+nMoveRule = 70
+
+[amazon:chess]
+queen = -
+amazon = a
+startFen = rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w KQkq - 0 1
+promotionPieceTypes = arbn
+
+[kingofthehill:chess]
+flagPiece = k
+flagRegion = d4 e4 d5 e5
+
+[racingkings:chess]
+startFen = 8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1
+flagPiece = k
+flagRegionWhite = *8
+flagRegionBlack = *8
+flagMove = true
+castling = false
+checking = false
+
+[giveaway:chess]
+commoner = k
+castlingKingPiece = k
+promotionPieceTypes = kqrbn
+stalemateValue = win
+extinctionValue = win
+extinctionPieceTypes = *
+mustCapture = true
+
+[antichess:giveaway]
+startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1
+castling = false
+
+[extinction:chess]
+commoner = k
+castlingKingPiece = k
+promotionPieceTypes = kqrbn
+extinctionValue = loss
+extinctionPieceTypes = kqrbnp
+
+[kinglet:extinction]
+promotionPieceTypes = k
+extinctionPieceTypes = p
+
+[threekings:chess]
+commoner = k
+castlingKingPiece = k
+startFen = knbqkbnk/pppppppp/8/8/8/8/PPPPPPPP/KNBQKBNK w - - 0 1
+extinctionValue = loss
+extinctionPieceTypes = k
+extinctionPieceCount = 2
+
+[nightrider:chess]
+customPiece1 = n:NN
+promotionPieceTypes = qrbn
+
+[grasshopper:chess]
+customPiece1 = g:gQ
+promotionPieceTypes = qrbng
+startFen = rnbqkbnr/gggggggg/pppppppp/8/8/PPPPPPPP/GGGGGGGG/RNBQKBNR w KQkq - 0 1
+doubleStep = false
+
+[chigorin:chess]
+chancellor = c
+startFen = rbbqkbbr/pppppppp/8/8/8/8/PPPPPPPP/RNNCKNNR w KQkq - 0 1
+promotionPieceTypesWhite = crn
+promotionPieceTypesBlack = qrb
+
+[breakthrough]
+breakthrough = p
+startFen = pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP w 0 1
+castling = false
+stalemateValue = loss
+flagPiece = p
+flagRegionWhite = *8
+flagRegionBlack = *1
+
+[misere:chess]
+checkmateValue = win
+";
+
+/// The built-in parents, read once.
+pub fn parents() -> &'static [Def] {
+    static DEFS: OnceLock<Vec<Def>> = OnceLock::new();
+    DEFS.get_or_init(|| {
+        let mut loaded = load_with(TEXT, "postal's built-in parents", &[], &[]);
+        debug_assert!(loaded.refused.is_empty(), "{:?}", loaded.refused);
+        // A child's source names its built-in parent, which every postal
+        // provides: the parent's text is not part of it.
+        for d in &mut loaded.defs {
+            d.source.clear();
+        }
+        loaded.defs
+    })
+}
+
+/// The built-in parent of that name.
+pub fn parent(name: &str) -> Option<&'static Def> {
+    parents().iter().find(|d| d.name == name)
+}
+
+/// The names of Fairy-Stockfish's built-in variants (pyffish 0.0.90,
+/// `pyffish.variants()`), for the messages about those postal does not
+/// provide as parents.
+pub const FAIRY_STOCKFISH: &[&str] = &[
+    "3check",
+    "5check",
+    "ai-wok",
+    "almost",
+    "amazon",
+    "amazons",
+    "antichess",
+    "armageddon",
+    "asean",
+    "ataxx",
+    "atomar",
+    "atomic",
+    "berolina",
+    "breakthrough",
+    "bughouse",
+    "cambodian",
+    "capablanca",
+    "capahouse",
+    "caparandom",
+    "centaur",
+    "chancellor",
+    "chaturanga",
+    "checkshogi",
+    "chess",
+    "chessgi",
+    "chigorin",
+    "clobber",
+    "clobber10",
+    "codrus",
+    "coregal",
+    "courier",
+    "crazyhouse",
+    "dobutsu",
+    "dragon",
+    "duck",
+    "embassy",
+    "euroshogi",
+    "extinction",
+    "fairy",
+    "fischerandom",
+    "flipello",
+    "flipello10",
+    "flipersi",
+    "fox-and-hounds",
+    "gardner",
+    "georgian",
+    "giveaway",
+    "gorogoro",
+    "gothic",
+    "grand",
+    "grasshopper",
+    "gustav3",
+    "hoppelpoppel",
+    "horde",
+    "isolation",
+    "isolation7x7",
+    "janggi",
+    "janggicasual",
+    "janggimodern",
+    "janggitraditional",
+    "janus",
+    "jesonmor",
+    "joust",
+    "judkins",
+    "karouk",
+    "kinglet",
+    "kingofthehill",
+    "knightmate",
+    "koedem",
+    "kyotoshogi",
+    "legan",
+    "loop",
+    "losalamos",
+    "losers",
+    "makpong",
+    "makruk",
+    "manchu",
+    "micro",
+    "mini",
+    "minishogi",
+    "minixiangqi",
+    "misere",
+    "modern",
+    "newzealand",
+    "nightrider",
+    "nocastle",
+    "nocheckatomic",
+    "normal",
+    "okisakishogi",
+    "omicron",
+    "opulent",
+    "paradigm",
+    "pawnback",
+    "pawnsideways",
+    "perfect",
+    "petrified",
+    "placement",
+    "pocketknight",
+    "raazuvaa",
+    "racingkings",
+    "seirawan",
+    "shako",
+    "shatar",
+    "shatranj",
+    "shogi",
+    "shoshogi",
+    "shouse",
+    "sittuyin",
+    "snailtrail",
+    "sortofalmost",
+    "spartan",
+    "suicide",
+    "supply",
+    "tencubed",
+    "threekings",
+    "torishogi",
+    "torpedo",
+    "troitzky",
+    "wolf",
+    "xiangqi",
+    "yarishogi",
+];
