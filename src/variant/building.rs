@@ -123,8 +123,7 @@ fn survey(board: &Board, color: Color) -> (Vec<Square>, Vec<usize>) {
             continue;
         }
         for &((dx, dy), s) in &steps {
-            // The square by its name: an `OFF` cell of a missing tile has
-            // none of its own.
+            // The square by its name, however the step found it `OFF`.
             if board.cell(board.step(i, s)).is_off() {
                 found.push(sq.offset(dx, dy));
             }
@@ -382,9 +381,8 @@ fn closed_placements(
             let king_sq = board.square(king);
             let mut i = king;
             let mut gap = None;
-            // The cell past a gap, found by name: a step from a cell of
-            // tile 0 stays there, though the square past it may be on a
-            // tile of the board.
+            // The cell past a gap, found by name: a step from an `OFF`
+            // cell of a tile's margin may leave the tile.
             let mut past_gap = None;
             for n in 0..dir.max as usize {
                 i = past_gap.take().unwrap_or_else(|| board.step(i, off));
@@ -393,8 +391,7 @@ fn closed_placements(
                     continue;
                 }
                 if c.is_off() {
-                    // By name: a gap in a missing tile is a cell of tile 0,
-                    // which has no square of its own.
+                    // By name, as the square past it.
                     let k = n as i16 + 1;
                     let sq = king_sq.offset(-dir.dx * k, -dir.dy * k);
                     let addable = gap.is_none()
@@ -404,8 +401,11 @@ fn closed_placements(
                         break;
                     }
                     gap = Some(sq);
-                    // Tile 0's first cell is `OFF`.
-                    past_gap = Some(board.index(sq.offset(-dir.dx, -dir.dy)).unwrap_or(0));
+                    // No square past the gap: nothing comes through it.
+                    let Some(past) = board.index(sq.offset(-dir.dx, -dir.dy)) else {
+                        break;
+                    };
+                    past_gap = Some(past);
                     continue;
                 }
                 if let Some(sq) = gap {
