@@ -910,3 +910,54 @@ fn bu4_a_png_drawn_smaller_says_so() {
     assert_eq!(note, None);
     assert!(frame.width < 4096);
 }
+
+/// Issue 34, gap 3: what a replay asks of each turn without a walk over
+/// the board (the moves by `parts`, a placement by `may_add`, a turn's
+/// legality and its text) agrees with the general path, the whole turn
+/// list, on a board grown by play every which way.
+#[test]
+fn bu3_turn_checks_without_the_board_match_the_turn_list() {
+    use postal::variant::building::{may_add, parts, placements, Turns};
+    let start = Position::start(Variant::Building);
+    let (_, texts) = grow(&start, 120, |s| {
+        (s.file as i64 * 7 + s.rank as i64 * 13).rem_euclid(17)
+    });
+    let mut pos = start;
+    for t in &texts {
+        let turns = Turns::new(&pos);
+        assert_eq!(parts(&pos), turns.parts, "{}", pos.to_text());
+        let (f0, r0, f1, r1) = pos.board.bounds();
+        for color in [Color::White, Color::Black] {
+            let open = placements(&pos.board, color);
+            for f in f0 - 2..=f1 + 2 {
+                for r in r0 - 2..=r1 + 2 {
+                    let sq = Square::new(f, r);
+                    assert_eq!(may_add(&pos.board, color, sq), open.contains(&sq), "{sq}");
+                }
+            }
+        }
+        // Every move with every square around the board: legal exactly
+        // when the turn list has it, and written as the list writes it.
+        let listed: BTreeSet<String> = turns.moves().iter().map(|m| pos.move_text(m)).collect();
+        let mut legal = 0;
+        for part in &turns.parts {
+            for f in f0 - 1..=f1 + 1 {
+                for r in r0 - 1..=r1 + 1 {
+                    let mut m = part.mv.clone();
+                    m.place = Some(Square::new(f, r));
+                    let m = Move::Piece(m);
+                    let open = turns.open(part).any(|s| s == Square::new(f, r));
+                    assert_eq!(pos.play(&m).is_ok(), open, "{}", pos.move_text(&m));
+                    if open {
+                        legal += 1;
+                        let text = pos.move_text(&m);
+                        assert!(listed.contains(&text), "{text}");
+                        assert_eq!(pos.parse_move(&text).unwrap(), m);
+                    }
+                }
+            }
+        }
+        assert_eq!(legal as u64, turns.count());
+        pos = pos.play(&pos.parse_move(t).unwrap()).unwrap();
+    }
+}
