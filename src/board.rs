@@ -1,28 +1,31 @@
 //! Geometry and contents: which squares exist and what stands on each.
 //!
-//! The board is a mailbox of tiles: its cells are grouped in tiles of
-//! `W x H` cells (powers of two, at least 4), each tile a rectangle of
-//! squares stored rank by rank, and a tile exists only where the board has
-//! a square. Tile 0 is a tile of `OFF` cells that stands for every tile
-//! that does not exist, so a rider walking off the board or a leaper
-//! jumping up to [`MARGIN`] squares always lands on a cell and finds `OFF`
-//! there; squares with holes (Building Chess) are `OFF` cells of a tile.
-//! A step is an index computation within the tile and, across its edge, a
-//! look-up in the table of each tile's eight neighbours. Named cells off
-//! the grid (the Corral prison, CO-1) follow the tiles in the array and are
-//! never reached by stepping.
+//! The board is a mailbox of tiles: its squares are grouped in tiles of
+//! `iw x ih` squares, each stored rank by rank inside a margin of
+//! [`MARGIN`] cells on every side, and a tile exists only where the board
+//! has a square. A step of up to [`MARGIN`] files and ranks from a square
+//! is a plain index addition that stays inside the square's tile, as in a
+//! single rectangle with a margin: it lands on a square of the tile, or on
+//! a margin cell, which is `OFF` where no tile lies beyond it (the edge of
+//! the board, as a rider walking off it or a leaper jumping past it finds)
+//! and [`Stack::EDGE`] where one does, so the step goes on to the cell of
+//! the same square in that tile (a look-up in the table of each tile's
+//! eight neighbours). Squares with holes (Building Chess) are `OFF` cells
+//! of a tile. Named cells off the grid (the Corral prison, CO-1) follow
+//! the tiles in the array and are never reached by stepping.
 //!
 //! A board made as a rectangle ([`Board::rect`]) or read from a position
-//! text of up to 16 x 16 squares fits one tile, so its cells are in rank
-//! order as in a plain rectangle. A growing board (BU-4) gains a tile when
-//! a square is added where there is none; tiles are never moved, so a
-//! square's index never changes once it has one, and the cost of every
-//! walk grows with the tiles the squares occupy, not with the rectangle
-//! around them: a Building board grown into a long strip or an L of 20,000
-//! squares holds a few tens of thousands of cells, where its bounding
-//! rectangle would hold hundreds of millions. The tiles' geometry is
-//! shared between copies of a board and copied only when one of them gains
-//! a tile.
+//! text of up to 16 x 16 squares is one tile of exactly its squares, so
+//! its cells are those of the rectangle with a margin that the board was
+//! before it had tiles, in rank order, and no step ever finds an `EDGE`.
+//! A growing board (BU-4) gains a tile of the same size when a square is
+//! added where there is none; tiles are never moved, so a square's index
+//! never changes once it has one, and the cost of every walk grows with
+//! the tiles the squares occupy, not with the rectangle around them: a
+//! Building board grown into a long strip or an L of 20,000 squares holds
+//! a few hundred thousand cells, where its bounding rectangle would hold
+//! hundreds of millions. The tiles' geometry is shared between copies of
+//! a board and copied only when one of them gains a tile.
 //!
 //! Beside the cells the board keeps bit sets over the grid's indices: which
 //! cells are on the board and which hold pieces of each side, updated by
@@ -42,14 +45,19 @@ use std::sync::Arc;
 /// at most this many files and ranks.
 pub const MARGIN: i16 = 2;
 
+/// [`MARGIN`] as an index.
+const M: usize = MARGIN as usize;
+
+/// In [`Tiles::around`], no tile on that side.
+const NONE: u32 = u32::MAX;
+
 /// The tiles of a board: where each lies and which tiles surround it.
-/// Tile 0 is the tile of `OFF` cells that stands for missing tiles.
 #[derive(PartialEq, Eq, Hash, Debug, Clone)]
 struct Tiles {
-    /// Of each tile, its column and row among tiles (tile 0: none).
+    /// Of each tile, its column and row among tiles.
     at: Vec<(i32, i32)>,
     /// Of each tile, the tiles around it, row by row from below-left
-    /// (index 4 is the tile itself); 0 where there is none.
+    /// (index 4 is the tile itself); [`NONE`] where there is none.
     around: Vec<[u32; 9]>,
     /// The tile at a column and row.
     by_place: BTreeMap<(i32, i32), u32>,
@@ -65,12 +73,17 @@ pub struct Board {
     /// (repetition counts compare a position with all before it).
     bits: Vec<u64>,
     cells: Vec<Stack>,
-    /// The square at the lower-left corner of tile column 0, row 0.
+    /// The lower-left square of tile column 0, row 0, which is tile 0.
     f0: i16,
     r0: i16,
-    /// Tile width and height as powers of two, and their masks.
-    wbits: u32,
-    hbits: u32,
+    /// Squares of a tile across and up, each at least [`MARGIN`] (so that
+    /// a step crosses at most one tile's edge each way).
+    iw: u16,
+    ih: u16,
+    /// Cells of a tile, and of all the tiles (the grid; the prison cell
+    /// follows it), kept for the hot paths.
+    tile: usize,
+    grid: usize,
     tiles: Arc<Tiles>,
     /// Whether the board has the prison cell, stored after the grid.
     prison: bool,
@@ -154,8 +167,10 @@ impl Clone for Board {
             cells: self.cells.clone(),
             f0: self.f0,
             r0: self.r0,
-            wbits: self.wbits,
-            hbits: self.hbits,
+            iw: self.iw,
+            ih: self.ih,
+            tile: self.tile,
+            grid: self.grid,
             tiles: Arc::clone(&self.tiles),
             prison: self.prison,
             bounds: self.bounds,
@@ -170,8 +185,10 @@ impl Clone for Board {
         self.cells.clone_from(&source.cells);
         self.f0 = source.f0;
         self.r0 = source.r0;
-        self.wbits = source.wbits;
-        self.hbits = source.hbits;
+        self.iw = source.iw;
+        self.ih = source.ih;
+        self.tile = source.tile;
+        self.grid = source.grid;
         if !Arc::ptr_eq(&self.tiles, &source.tiles) {
             self.tiles = Arc::clone(&source.tiles);
         }
@@ -181,32 +198,34 @@ impl Clone for Board {
     }
 }
 
-/// The power of two, at least 4, that holds `n` squares on a side.
-fn tile_bits(n: i32) -> u32 {
-    (n.max(4) as u32).next_power_of_two().trailing_zeros()
-}
-
-/// Sides of a board read whole into one tile: up to 16 squares.
+/// Sides of a board made whole into one tile: up to 16 squares.
 const ONE_TILE: i32 = 16;
 
-/// Tile side, as a power of two, of a board whose squares spread further.
-const TILE_BITS: u32 = 3;
+/// Tile side, in squares, of a board whose squares spread further.
+const TILE: i32 = 8;
+
+/// The tile side for `n` squares on a side: all of them up to
+/// [`ONE_TILE`], else [`TILE`]; at least [`MARGIN`].
+fn tile_side(n: i32) -> u16 {
+    (if n <= ONE_TILE { n } else { TILE }).max(MARGIN as i32) as u16
+}
 
 impl Board {
-    /// An empty board with no square, tiles of `2^wbits x 2^hbits` cells
-    /// whose tile (0, 0) has its lower-left corner on `(f0, r0)`.
-    fn empty(f0: i16, r0: i16, wbits: u32, hbits: u32) -> Board {
-        let tile = 1usize << (wbits + hbits);
+    /// An empty board with no square and no tile, tiles of `iw x ih`
+    /// squares whose tile (0, 0) has its lower-left square on `(f0, r0)`.
+    fn empty(f0: i16, r0: i16, iw: u16, ih: u16) -> Board {
         Board {
-            bits: vec![0; tile.div_ceil(64) * BLOCK],
-            cells: vec![Stack::OFF; tile],
+            bits: Vec::new(),
+            cells: Vec::new(),
             f0,
             r0,
-            wbits,
-            hbits,
+            iw,
+            ih,
+            tile: (iw as usize + 2 * M) * (ih as usize + 2 * M),
+            grid: 0,
             tiles: Arc::new(Tiles {
-                at: vec![(i32::MIN, i32::MIN)],
-                around: vec![[0; 9]],
+                at: Vec::new(),
+                around: Vec::new(),
                 by_place: BTreeMap::new(),
             }),
             prison: false,
@@ -215,9 +234,10 @@ impl Board {
         }
     }
 
-    /// A full rectangle of files `1..=files`, ranks `1..=ranks`, empty.
+    /// A full rectangle of files `1..=files`, ranks `1..=ranks`, empty:
+    /// one tile up to 16 x 16.
     pub fn rect(files: i16, ranks: i16) -> Board {
-        let mut board = Board::empty(1, 1, tile_bits(files as i32), tile_bits(ranks as i32));
+        let mut board = Board::empty(1, 1, tile_side(files as i32), tile_side(ranks as i32));
         for r in 1..=ranks {
             for f in 1..=files {
                 board.add_square(Square::new(f, r));
@@ -240,14 +260,7 @@ impl Board {
             maxf = maxf.max(s.file);
             maxr = maxr.max(s.rank);
         }
-        let side = |lo: i16, hi: i16| {
-            let n = hi as i32 - lo as i32 + 1;
-            if n <= ONE_TILE {
-                tile_bits(n)
-            } else {
-                TILE_BITS
-            }
-        };
+        let side = |lo: i16, hi: i16| tile_side(hi as i32 - lo as i32 + 1);
         let mut board = Board::empty(minf, minr, side(minf, maxf), side(minr, maxr));
         for &sq in squares {
             board.add_square(sq);
@@ -255,32 +268,67 @@ impl Board {
         board
     }
 
+    /// Cells of a tile's rank: its squares and the margin on both sides.
+    #[inline(always)]
+    fn width(&self) -> usize {
+        self.iw as usize + 2 * M
+    }
+
     /// Cells of one tile.
-    #[inline]
+    #[inline(always)]
     fn tile_len(&self) -> usize {
-        1 << (self.wbits + self.hbits)
+        self.tile
     }
 
     /// The tile column and row of a square, and its cell within the tile.
     #[inline]
     fn place(&self, sq: Square) -> ((i32, i32), usize) {
+        // In i32: a square named in a move text may lie anywhere in the
+        // i16 range.
         let c = sq.file as i32 - self.f0 as i32;
         let r = sq.rank as i32 - self.r0 as i32;
-        let (wm, hm) = ((1 << self.wbits) - 1, (1 << self.hbits) - 1);
-        (
-            (c >> self.wbits, r >> self.hbits),
-            (((r & hm) << self.wbits) | (c & wm)) as usize,
-        )
+        let (iw, ih) = (self.iw as i32, self.ih as i32);
+        let (tile, lx, ly) = if (c as u32) < iw as u32 && (r as u32) < ih as u32 {
+            ((0, 0), c, r)
+        } else {
+            (
+                (c.div_euclid(iw), r.div_euclid(ih)),
+                c.rem_euclid(iw),
+                r.rem_euclid(ih),
+            )
+        };
+        (tile, (ly as usize + M) * self.width() + lx as usize + M)
+    }
+
+    /// The cells of one side of a tile's margin: `k` as in
+    /// [`Tiles::around`] (0 below-left, 1 below, ..., 8 above-right).
+    fn margin(&self, tile: usize, k: usize) -> impl Iterator<Item = usize> {
+        let (w, base) = (self.width(), tile * self.tile_len());
+        let span = |side: usize, n: usize| match side {
+            0 => 0..M,
+            1 => M..M + n,
+            _ => M + n..2 * M + n,
+        };
+        let (xs, ys) = (span(k % 3, self.iw as usize), span(k / 3, self.ih as usize));
+        ys.flat_map(move |y| xs.clone().map(move |x| base + y * w + x))
     }
 
     /// Makes the tile at `place` (and, when the geometry is shared with
-    /// other boards, a copy of the geometry first); returns its number.
-    fn make_tile(&mut self, place: (i32, i32)) -> u32 {
+    /// other boards, a copy of the geometry first), marks the margins it
+    /// shares with the tiles around it `EDGE`; returns its number.
+    fn make_tile(&mut self, mut place: (i32, i32)) -> u32 {
+        if self.grid == 0 {
+            // The first tile is tile (0, 0), wherever it lies, for
+            // `grid_index`.
+            self.f0 = (self.f0 as i32 + place.0 * self.iw as i32) as i16;
+            self.r0 = (self.r0 as i32 + place.1 * self.ih as i32) as i16;
+            place = (0, 0);
+        }
         let id = self.tiles.at.len() as u32;
         let tiles = Arc::make_mut(&mut self.tiles);
         tiles.at.push(place);
         tiles.by_place.insert(place, id);
-        let mut around = [0u32; 9];
+        let mut around = [NONE; 9];
         for (k, slot) in around.iter_mut().enumerate() {
             let (dx, dy) = (k as i32 % 3 - 1, k as i32 / 3 - 1);
             if (dx, dy) == (0, 0) {
@@ -294,8 +342,18 @@ impl Board {
         // The new tile's cells go before the prison cell, which follows
         // the grid.
         let prison = self.prison.then(|| self.cells.pop()).flatten();
-        self.cells
-            .resize(self.cells.len() + self.tile_len(), Stack::OFF);
+        self.grid += self.tile;
+        self.cells.resize(self.grid, Stack::OFF);
+        for (k, &n) in around.iter().enumerate() {
+            if k != 4 && n != NONE {
+                for i in self
+                    .margin(id as usize, k)
+                    .chain(self.margin(n as usize, 8 - k))
+                {
+                    self.cells[i] = Stack::EDGE;
+                }
+            }
+        }
         self.cells.extend(prison);
         self.bits.resize(self.grid_len().div_ceil(64) * BLOCK, 0);
         id
@@ -356,7 +414,7 @@ impl Board {
 
     /// The offset of one rank step (see [`Board::offset`]).
     pub fn stride(&self) -> isize {
-        self.offset(0, 1)
+        self.width() as isize
     }
 
     /// The step of `dx` files and `dy` ranks, each at most [`MARGIN`], for
@@ -364,27 +422,25 @@ impl Board {
     #[inline(always)]
     pub fn offset(&self, dx: i16, dy: i16) -> isize {
         debug_assert!(dx.abs() <= MARGIN && dy.abs() <= MARGIN);
-        // The step within a tile in the high bits, the files and ranks
-        // (biased by 8) in the low byte.
-        let within = ((dy as isize) << self.wbits) + dx as isize;
-        (within << 8) | ((dy as isize + 8) << 4) | (dx as isize + 8)
+        dy as isize * self.width() as isize + dx as isize
     }
 
+    #[inline]
     fn grid_index(&self, sq: Square) -> Option<usize> {
-        // In i32: a square named in a move text may lie anywhere in the
-        // i16 range.
+        let c = sq.file as i32 - self.f0 as i32;
+        let r = sq.rank as i32 - self.r0 as i32;
+        if (c as u32) < self.iw as u32 && (r as u32) < self.ih as u32 && self.grid != 0 {
+            // Tile 0, at (0, 0).
+            return Some((r as usize + M) * self.width() + c as usize + M);
+        }
         let (place, cell) = self.place(sq);
-        let tiles = &*self.tiles;
-        let t = if tiles.at.get(1) == Some(&place) {
-            1
-        } else {
-            *tiles.by_place.get(&place)?
-        };
-        Some(((t as usize) << (self.wbits + self.hbits)) | cell)
+        let t = *self.tiles.by_place.get(&place)?;
+        Some(t as usize * self.tile_len() + cell)
     }
 
+    #[inline(always)]
     fn grid_len(&self) -> usize {
-        self.tiles.at.len() << (self.wbits + self.hbits)
+        self.grid
     }
 
     /// The array index of a square on the board (`None` when the square is
@@ -397,19 +453,25 @@ impl Board {
         self.grid_index(sq).filter(|&i| !self.cells[i].is_off())
     }
 
-    /// The square of an array index (of a cell of a tile: a cell that a
-    /// step from the board finds `OFF` in tile 0 has no square).
+    /// The square of an array index (of a tile's cell, margins included:
+    /// the square a step off the board names).
     #[inline]
     pub fn square(&self, index: usize) -> Square {
         if index >= self.grid_len() {
             return Square::PRISON;
         }
-        let (tx, ty) = self.tiles.at[index >> (self.wbits + self.hbits)];
-        let lx = (index & ((1 << self.wbits) - 1)) as i32;
-        let ly = ((index >> self.wbits) & ((1 << self.hbits) - 1)) as i32;
+        let w = self.width();
+        let tile = self.tile_len();
+        let ((tx, ty), cell) = if index < tile {
+            // Tile 0, at (0, 0).
+            ((0, 0), index)
+        } else {
+            (self.tiles.at[index / tile], index % tile)
+        };
+        let (lx, ly) = ((cell % w) as i32 - M as i32, (cell / w) as i32 - M as i32);
         Square::new(
-            (self.f0 as i32 + (tx << self.wbits) + lx) as i16,
-            (self.r0 as i32 + (ty << self.hbits) + ly) as i16,
+            (self.f0 as i32 + tx * self.iw as i32 + lx) as i16,
+            (self.r0 as i32 + ty * self.ih as i32 + ly) as i16,
         )
     }
 
@@ -425,28 +487,44 @@ impl Board {
         self.write(index, stack);
     }
 
-    /// The array index reached by `offset` ([`Board::offset`]) from
-    /// `index`: a cell of the same tile or of one around it, or of tile 0,
-    /// all `OFF`, where there is none. Callers check the result for `OFF`.
+    /// The array index reached by `offset` ([`Board::offset`]) from the
+    /// index of a square: a square of the board, or an `OFF` cell where
+    /// the step leaves it. Callers check the result for `OFF`. Steps from
+    /// an `OFF` cell that the board's own steps found keep within the
+    /// margin only while they total at most [`MARGIN`] files and ranks
+    /// from the square they started on.
     // Always: the dev profile (opt-level 1) inlines little else, and
     // move generation steps (with `offset` and `cell`) in its innermost
     // loops.
     #[inline(always)]
     pub fn step(&self, index: usize, offset: isize) -> usize {
-        let dx = (offset & 15) - 8;
-        let dy = ((offset >> 4) & 15) - 8;
-        let (wb, hb) = (self.wbits, self.hbits);
-        let shift = wb + hb;
-        let lx = (index & ((1 << wb) - 1)) as isize + dx;
-        let ly = ((index >> wb) & ((1 << hb) - 1)) as isize + dy;
-        if (lx as usize) < (1 << wb) && (ly as usize) < (1 << hb) {
-            // Within the tile: the plain mailbox step.
-            return (index as isize + (offset >> 8)) as usize;
+        let to = index.wrapping_add_signed(offset);
+        // A board of one tile has no `EDGE` cell to look for.
+        if self.grid != self.tile && self.cells[to] == Stack::EDGE {
+            self.cross(to)
+        } else {
+            to
         }
-        // -1, 0 or 1 tiles across and up (a step is shorter than a tile).
-        let k = (((ly >> hb) + 1) * 3 + (lx >> wb) + 1) as usize;
-        let t = self.tiles.around[index >> shift][k] as usize;
-        (t << shift) | (((ly as usize) & ((1 << hb) - 1)) << wb) | ((lx as usize) & ((1 << wb) - 1))
+    }
+
+    /// The cell in the tile next door of the square that the `EDGE` cell
+    /// `at` of a tile's margin stands for.
+    #[cold]
+    #[inline(never)]
+    fn cross(&self, at: usize) -> usize {
+        let (tile, w) = (self.tile_len(), self.width());
+        let (t, cell) = (at / tile, at % tile);
+        let (x, y) = (cell % w, cell / w);
+        // Which side of the tile, 0, 1 or 2 each way, and where the cell
+        // lies in the tile on that side.
+        let side = |v: usize, n: usize| match v {
+            v if v < M => (0, v + n),
+            v if v < M + n => (1, v),
+            v => (2, v - n),
+        };
+        let ((sx, nx), (sy, ny)) = (side(x, self.iw as usize), side(y, self.ih as usize));
+        let next = self.tiles.around[t][sy * 3 + sx] as usize;
+        next * tile + ny * w + nx
     }
 
     pub fn contains(&self, sq: Square) -> bool {
@@ -531,7 +609,7 @@ impl Board {
             None => {
                 let (place, cell) = self.place(sq);
                 let t = self.make_tile(place) as usize;
-                (t << (self.wbits + self.hbits)) | cell
+                t * self.tile_len() + cell
             }
         };
         self.cells[i] = Stack::EMPTY;
@@ -567,8 +645,30 @@ impl Board {
     /// so that a search that adds up to `n` squares next to it and takes
     /// them back makes no tile, hence never copies the shared geometry.
     /// (Cell indices never change as squares come and go.)
+    ///
+    /// A board of one tile whose squares and `n` more on every side fit
+    /// [`ONE_TILE`] squares a side is laid out again as one tile that
+    /// holds them all, so that the search steps as on a fixed board (a
+    /// perft from Building's start); its cells' indices change.
     pub fn reserve(&mut self, n: i16) {
         if self.count == 0 {
+            return;
+        }
+        let (f0, r0, f1, r1) = self.bounds;
+        let side = |lo: i16, hi: i16| hi as i32 - lo as i32 + 1 + 2 * n as i32;
+        let (w, h) = (side(f0, f1), side(r0, r1));
+        if self.grid == self.tile && w <= ONE_TILE && h <= ONE_TILE {
+            let mut board = Board::empty(f0 - n, r0 - n, w as u16, h as u16);
+            for sq in self.squares() {
+                board.add_square(sq);
+            }
+            if self.prison {
+                board = board.with_prison();
+            }
+            for (sq, stack) in self.occupied() {
+                board.set(sq, stack);
+            }
+            *self = board;
             return;
         }
         let mut wanted = Vec::new();
@@ -594,8 +694,7 @@ impl Board {
     /// True when two boards have the same squares with the same contents,
     /// whatever their array layout.
     pub fn same_placement(&self, other: &Board) -> bool {
-        if (self.f0, self.r0, self.wbits, self.hbits)
-            == (other.f0, other.r0, other.wbits, other.hbits)
+        if (self.f0, self.r0, self.iw, self.ih) == (other.f0, other.r0, other.iw, other.ih)
             && self.tiles == other.tiles
         {
             return self.cells == other.cells;

@@ -254,6 +254,10 @@ const COLOR_BIT: u64 = 1 << 32;
 impl Stack {
     pub const EMPTY: Stack = Stack(0);
     pub const OFF: Stack = Stack(u64::MAX);
+    /// A cell of a tile's margin where the board goes on in the tile next
+    /// to it: the board's own mark, which [`crate::board::Board::step`]
+    /// follows and no caller ever reads (no stack of pieces has this code).
+    pub(crate) const EDGE: Stack = Stack(u64::MAX - 1);
 
     pub fn single(piece: Piece) -> Stack {
         Stack::of(piece.color, Roles::one(piece.role))
@@ -338,6 +342,9 @@ impl fmt::Debug for Stack {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_off() {
             return f.write_str("*");
+        }
+        if *self == Stack::EDGE {
+            return f.write_str(">");
         }
         if self.is_empty() {
             return f.write_str(".");

@@ -825,3 +825,139 @@ fn bu4_every_command_on_a_3000_file_strip() {
     let (w, h) = (side(16), side(20));
     assert!(w <= 4096 && h <= 4096 && w >= 64 * 8, "{w} x {h}");
 }
+
+/// Issue 34, point 3: a PNG whose pieces span more than the 64 files a
+/// diagram crops to is drawn smaller to fit its 4,096-pixel side, and
+/// says so: a line of text under the board and the same words in the
+/// PNG's `Comment` text chunk, read back here with the png crate.
+#[test]
+fn bu4_a_png_drawn_smaller_says_so() {
+    use assert_cmd::Command;
+    let png_of = |text: &str| {
+        let out = Command::cargo_bin("postal")
+            .unwrap()
+            .args([
+                "diagram",
+                "building",
+                "--position",
+                text,
+                "--format",
+                "png",
+                "-o",
+                "-",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut reader = png::Decoder::new(std::io::Cursor::new(out.stdout))
+            .read_info()
+            .unwrap();
+        let note = reader
+            .info()
+            .uncompressed_latin1_text
+            .iter()
+            .find(|t| t.keyword == "Comment")
+            .map(|t| t.text.clone());
+        let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+        let frame = reader.next_frame(&mut pixels).unwrap();
+        (note, frame, pixels)
+    };
+    // Kings 300 files apart on a 300 x 5 board: all of it is drawn.
+    let (note, frame, pixels) = png_of("k299/300/300/300/299K w - - 0 1");
+    let (w, h) = (frame.width as usize, frame.height as usize);
+    assert!(w <= 4096 && h <= 4096, "{w} x {h}");
+    assert_eq!(w, 4096, "the long side fills the PNG");
+    let note = note.expect("a note in the Comment chunk");
+    assert!(
+        note.starts_with("Drawn at ")
+            && note.ends_with("% of its size to fit the PNG's 4,096-pixel side."),
+        "{note}"
+    );
+    // 300 files of 40 pixels and the bands drawn in 4,096: about 33%.
+    let percent: u32 = note["Drawn at ".len()..note.find('%').unwrap()]
+        .parse()
+        .unwrap();
+    assert!((30..=34).contains(&percent), "{note}");
+    // The note is drawn under the board: dark text (#222, darker than the
+    // coordinates' #4a4a4a) on the white band that ends the picture, where
+    // no square is.
+    let bytes = frame.line_size;
+    let row = |y: usize| pixels[y * bytes..(y + 1) * bytes].chunks(4);
+    let square = |p: &[u8]| p[..3] == [0xed, 0xe2, 0xc8] || p[..3] == [0xb0, 0x88, 0x5e];
+    let band = h - 30..h;
+    assert!(
+        band.clone().all(|y| !row(y).any(square)),
+        "a square in the band"
+    );
+    assert!(
+        band.clone().any(|y| row(y).any(|p| p[0] < 0x40)),
+        "no text in the band"
+    );
+    assert!(
+        row(h - 1).all(|p| p[..3] == [255, 255, 255]),
+        "the band's margin"
+    );
+    assert!(
+        (0..h - 40).any(|y| row(y).any(square)),
+        "the board above it"
+    );
+    // A board that fits is drawn at its size with no note.
+    let (note, frame, _) = png_of("k69/70/70/70/K69 w - - 0 1");
+    assert_eq!(note, None);
+    assert!(frame.width < 4096);
+}
+
+/// Issue 34, gap 3: what a replay asks of each turn without a walk over
+/// the board (the moves by `parts`, a placement by `may_add`, a turn's
+/// legality and its text) agrees with the general path, the whole turn
+/// list, on a board grown by play every which way.
+#[test]
+fn bu3_turn_checks_without_the_board_match_the_turn_list() {
+    use postal::variant::building::{may_add, parts, placements, Turns};
+    let start = Position::start(Variant::Building);
+    let (_, texts) = grow(&start, 120, |s| {
+        (s.file as i64 * 7 + s.rank as i64 * 13).rem_euclid(17)
+    });
+    let mut pos = start;
+    for t in &texts {
+        let turns = Turns::new(&pos);
+        assert_eq!(parts(&pos), turns.parts, "{}", pos.to_text());
+        let (f0, r0, f1, r1) = pos.board.bounds();
+        for color in [Color::White, Color::Black] {
+            let open = placements(&pos.board, color);
+            for f in f0 - 2..=f1 + 2 {
+                for r in r0 - 2..=r1 + 2 {
+                    let sq = Square::new(f, r);
+                    assert_eq!(may_add(&pos.board, color, sq), open.contains(&sq), "{sq}");
+                }
+            }
+        }
+        // Every move with every square around the board: legal exactly
+        // when the turn list has it, and written as the list writes it.
+        let listed: BTreeSet<String> = turns.moves().iter().map(|m| pos.move_text(m)).collect();
+        let mut legal = 0;
+        for part in &turns.parts {
+            for f in f0 - 1..=f1 + 1 {
+                for r in r0 - 1..=r1 + 1 {
+                    let mut m = part.mv.clone();
+                    m.place = Some(Square::new(f, r));
+                    let m = Move::Piece(m);
+                    let open = turns.open(part).any(|s| s == Square::new(f, r));
+                    assert_eq!(pos.play(&m).is_ok(), open, "{}", pos.move_text(&m));
+                    if open {
+                        legal += 1;
+                        let text = pos.move_text(&m);
+                        assert!(listed.contains(&text), "{text}");
+                        assert_eq!(pos.parse_move(&text).unwrap(), m);
+                    }
+                }
+            }
+        }
+        assert_eq!(legal as u64, turns.count());
+        pos = pos.play(&pos.parse_move(t).unwrap()).unwrap();
+    }
+}

@@ -54,9 +54,10 @@ fn growth_keeps_names_and_contents() {
     }
 }
 
-/// The bit sets against a walk over every cell.
+/// The bit sets against a walk over every cell (the margins' `EDGE`
+/// cells are none of the board's).
 fn assert_bits_match(b: &Board) {
-    let all = 0..b.grid_len();
+    let all = (0..b.grid_len()).filter(|&i| b.cells[i] != Stack::EDGE);
     let on: Vec<usize> = all.clone().filter(|&i| !b.cells[i].is_off()).collect();
     assert_eq!(b.indices().collect::<Vec<_>>(), on);
     for color in Color::ALL {
@@ -143,8 +144,8 @@ fn same_placement_whatever_the_layout() {
     let mut d = Board::rect(5, 5);
     d.add_square(Square::new(1, 0));
     let e = Board::from_squares(&d.squares().collect::<Vec<_>>());
-    // The grown board has tiles of 8 x 8 from a1, the one read whole a
-    // tile of 8 x 8 from a0.
+    // The grown board has tiles of 5 x 5 from a1, the one read whole a
+    // tile of 5 x 6 from a0.
     assert!(d.r0 != e.r0 && d.same_placement(&e) && e.same_placement(&d));
 }
 
@@ -155,36 +156,48 @@ fn cells(b: &Board) -> usize {
 
 #[test]
 fn boards_in_one_tile_keep_rank_order() {
-    // A rectangle of up to 16 x 16 is one tile (and tile 0): its squares
-    // in array order are rank by rank, as the generators' order expects.
+    // A rectangle of up to 16 x 16 is one tile: its squares in array
+    // order are rank by rank, as the generators' order expects, and its
+    // cells are the rectangle with a margin of two `OFF` cells, where
+    // every step is an addition (no cell is `EDGE`).
     for (f, r) in [(5, 5), (8, 8), (5, 9), (9, 9), (16, 16)] {
         let b = Board::rect(f, r);
         let squares: Vec<Square> = b.squares().collect();
         let mut sorted = squares.clone();
         sorted.sort_by_key(|s| (s.rank, s.file));
         assert_eq!(squares, sorted);
-        assert_eq!(b.tiles.at.len(), 2, "{f}x{r}");
+        assert_eq!(b.tiles.at.len(), 1, "{f}x{r}");
+        assert_eq!(cells(&b), (f as usize + 4) * (r as usize + 4), "{f}x{r}");
+        assert!(!b.cells.contains(&Stack::EDGE), "{f}x{r}");
+        let (i, j) = (
+            b.index(Square::new(1, 1)).unwrap(),
+            b.index(Square::new(f, r)).unwrap(),
+        );
+        assert_eq!(b.step(i, b.offset(2, 1)), i + 2 + b.width());
+        assert!(b.cell(b.step(j, b.offset(1, 2))).is_off());
     }
 }
 
 #[test]
 fn growth_costs_the_squares_not_the_rectangle() {
     // BU-4: a strip 4,000 files long and an L of 20,000 squares hold
-    // cells in proportion to their squares; their rectangles would hold
-    // 20,000 and 25 million cells.
+    // cells in proportion to their squares (grown from a 5 x 5 board, a
+    // tile of 9 x 9 cells, its squares and their margin, for every five
+    // squares of a line); their rectangles would hold 20,000 and 25
+    // million cells.
     let mut strip = Board::rect(5, 5);
     for f in 6..=4000 {
         strip.add_square(Square::new(f, 3));
     }
     assert_eq!(strip.square_count(), 25 + 3995);
-    assert!(cells(&strip) <= 8 * 8 * 502, "{}", cells(&strip));
+    assert!(cells(&strip) <= 81 * 4020 / 5, "{}", cells(&strip));
     let mut l = Board::rect(5, 5);
     for k in 6..=10_000 {
         l.add_square(Square::new(k, 1));
         l.add_square(Square::new(1, k - 5000));
     }
     assert!(l.square_count() >= 19_990);
-    assert!(cells(&l) <= 8 * 8 * 2 * 1300, "{}", cells(&l));
+    assert!(cells(&l) <= 81 * 20_000 / 5 + 81 * 2, "{}", cells(&l));
     assert_bits_match(&l);
     // Every square keeps its name and index.
     for s in l.squares() {

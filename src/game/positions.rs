@@ -46,6 +46,9 @@ impl std::fmt::Debug for Positions {
     }
 }
 
+/// Positions no longer kept that [`Positions::play`] may reuse.
+const SPARE: usize = 8;
+
 impl Positions {
     pub(super) fn new(start: Position) -> Positions {
         Positions {
@@ -62,6 +65,14 @@ impl Positions {
     /// arrays of a position no longer kept when there is one: what
     /// [`Position::play_unchecked`] gives, without allocating a board.
     pub(super) fn play(&mut self, mv: Move) {
+        if self.start.variant.spec().never_repeats {
+            // Nothing looks back at the position before (see `push`): the
+            // move is played on it.
+            let mut next = self.recent.pop().expect("the start is there");
+            next.variant.rules().apply(&mut next, &mv);
+            self.push(mv, next);
+            return;
+        }
         let mut next = match self.spare.pop() {
             Some(mut p) => {
                 p.clone_from(self.current());
@@ -86,8 +97,14 @@ impl Positions {
         if let Some(all) = self.all.get_mut() {
             all.push(next.clone());
         }
-        if next.variant.spec().repetitions_since_reset && next.halfmove == 0 {
+        if next.variant.spec().never_repeats {
+            // Only the current position is kept: none recurs.
+            self.recent.clear();
+        } else if next.variant.spec().repetitions_since_reset && next.halfmove == 0 {
+            // A few to reuse, not every position of a long game (each as
+            // large as the board).
             self.spare.append(&mut self.recent);
+            self.spare.truncate(SPARE);
         }
         self.recent.push(next);
     }

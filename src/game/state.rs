@@ -229,12 +229,18 @@ impl Game {
             let before = positions.current();
             let label = || format!("move {} ({} {})", i + 1, move_number(before), m.played);
             // The game must not have ended before the move. A move that
-            // resolves is a legal one, so where the turns are the shared
-            // generator's (whose moves `parse_move` resolves among) the
-            // position's own ending is asked knowing that there is one.
+            // resolves and, where the turns are not the shared generator's
+            // (whose moves `parse_move` resolves among), is checked legal
+            // is a legal one, so the position's own ending is asked knowing
+            // that there is one: no search for a legal move (on a large
+            // Building board, a walk over the whole board each turn).
             let parsed = before.parse_move(&m.played);
-            let ended = match &parsed {
-                Ok(_) if shared => {
+            let checked = match &parsed {
+                Ok(mv) if !shared => Some(rules.check_legal(before, mv)),
+                _ => None,
+            };
+            let ended = match (&parsed, &checked) {
+                (Ok(_), None | Some(Ok(()))) => {
                     ending_after(positions.recent(), repeats, rules.outcome(before, true))
                 }
                 _ => ending_with(positions.recent(), repeats),
@@ -247,24 +253,23 @@ impl Game {
                 )));
             }
             let mv = parsed.map_err(|e| GameError::Corrupt(format!("{}: {e}", label())))?;
-            let next = before.play_unchecked(&mv);
             let mut text = words.write_move(before, &mv);
-            push_check_mark(&mut text, next.check());
+            // The shared generator's moves are legal as resolved; other
+            // variants' are checked, as `Position::play` does.
+            if let Some(Err(e)) = checked {
+                return Err(GameError::Corrupt(format!("{}: {e}", label())));
+            }
+            let label = label();
+            // In a spare position's arrays (a large board's copy is the
+            // most of a turn's cost).
+            positions.play(mv);
+            push_check_mark(&mut text, positions.current().check());
             if m.canonical != text {
                 return Err(GameError::Corrupt(format!(
-                    "{}: recorded as {:?}, but the move played is {text}",
-                    label(),
+                    "{label}: recorded as {:?}, but the move played is {text}",
                     m.canonical
                 )));
             }
-            // The shared generator's moves are legal as resolved; other
-            // variants' are checked again, as `Position::play` does.
-            if !shared {
-                rules
-                    .check_legal(before, &mv)
-                    .map_err(|e| GameError::Corrupt(format!("{}: {e}", label())))?;
-            }
-            positions.push(mv, next);
             repeats = occurrences.count(positions.recent(), positions.last_move());
             if fast {
                 lane = positions.current().fast_line();

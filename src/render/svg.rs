@@ -80,10 +80,15 @@ fn text_width(text: &str, font: i64) -> i64 {
 
 /// Breaks text into lines of at most `width` units at spaces.
 fn wrap(text: &str, width: i64) -> Vec<String> {
+    wrap_in(text, width, LEGEND_FONT)
+}
+
+/// Breaks text set in `font` into lines of at most `width` at spaces.
+fn wrap_in(text: &str, width: i64, font: i64) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for word in text.split(' ') {
         match lines.last_mut() {
-            Some(line) if text_width(&format!("{line} {word}"), LEGEND_FONT) <= width => {
+            Some(line) if text_width(&format!("{line} {word}"), font) <= width => {
                 line.push(' ');
                 line.push_str(word);
             }
@@ -409,6 +414,32 @@ pub fn document(d: &Diagram, opts: &Options, parts: &Parts) -> String {
         out.push_str("</g>\n");
     }
     out.push_str("</svg>\n");
+    out
+}
+
+/// Size of a note's text in pixels ([`note`]).
+const NOTE_FONT: i64 = 16;
+
+/// A band `width` pixels wide holding `text` in lines, in pixels: the note
+/// under a PNG diagram drawn smaller than its size, which is not itself
+/// drawn smaller.
+pub fn note(text: &str, width: u32) -> String {
+    let (pad, leading) = (8, NOTE_FONT * 3 / 2);
+    let lines = wrap_in(text, width as i64 - 2 * pad, NOTE_FONT);
+    let height = lines.len() as i64 * leading + 2 * pad;
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"postal-note\" width=\"{width}\" height=\"{height}\">\n\
+<text class=\"key\" font-family=\"{FONT_FAMILY}\" font-size=\"{NOTE_FONT}\" fill=\"#222\">"
+    );
+    for (i, line) in lines.iter().enumerate() {
+        let _ = write!(
+            out,
+            "<tspan x=\"{pad}\" y=\"{}\">{}</tspan>",
+            pad + i as i64 * leading + NOTE_FONT,
+            escape(line)
+        );
+    }
+    out.push_str("</text>\n</svg>\n");
     out
 }
 

@@ -92,6 +92,7 @@ pub static SPEC: Spec = Spec {
     // game keeps only the positions since it (a long game's boards are
     // large).
     repetitions_since_reset: true,
+    never_repeats: true,
     looks_back: false,
     no_resigning: None,
 };
@@ -103,6 +104,75 @@ pub struct Building;
 /// from the lowest, files left to right.
 pub fn placements(board: &Board, color: Color) -> Vec<Square> {
     survey(board, color).0
+}
+
+/// Whether `color` may add `sq` (BU-3): what membership of
+/// [`placements`] says, asked of the square and its four neighbours
+/// instead of a walk over the board.
+pub fn may_add(board: &Board, color: Color, sq: Square) -> bool {
+    placement_error(board, color, sq).is_none()
+}
+
+/// Why `color` may not add `sq` here (BU-3), or `None` when it may.
+pub(crate) fn placement_error(board: &Board, color: Color, sq: Square) -> Option<MoveError> {
+    let reason = if board.contains(sq) {
+        format!("{sq} is already on the board")
+    } else if !edge_neighbours(sq).any(|n| board.contains(n)) {
+        format!("{sq} shares no edge with the board")
+    } else if let Some(why) = too_large(board, sq) {
+        format!("adding {sq}: {why}")
+    } else if sq.is_light() != (color == Color::White) {
+        let (shade, may) = match color {
+            Color::White => ("dark", "light"),
+            Color::Black => ("light", "dark"),
+        };
+        format!("{sq} is {shade}; {color} adds {may} squares")
+    } else {
+        return None;
+    };
+    Some(MoveError::illegal_by("BU-3", reason))
+}
+
+/// The cells of the kings of `color`: a walk over its pieces.
+fn king_cells(board: &Board, color: Color) -> Vec<usize> {
+    board
+        .cells_of(color)
+        .filter(|&i| board.cell(i).has(color, Role::King))
+        .collect()
+}
+
+/// The legal moves of `pos`, each with the placements closed to it, in
+/// [`Turns::parts`] order: a walk over the pieces and the lines from the
+/// king, not over the board, so the cost of a turn's legality and text
+/// does not grow with the board (a long game replays thousands).
+pub fn parts(pos: &Position) -> Vec<Part> {
+    let kings = king_cells(&pos.board, pos.turn);
+    let mut parts = Vec::with_capacity(32);
+    each_move(pos, &kings, |m, closed| {
+        parts.push(Part {
+            mv: pos.piece_move(m),
+            closed: closed.to_vec(),
+        });
+        false
+    });
+    // Pieces rank by rank, as a board of one tile visits them, however
+    // the board's tiles were made: a grown board and the same board read
+    // from its text list their turns alike.
+    parts.sort_by_key(|p| (p.mv.from.rank, p.mv.from.file));
+    parts
+}
+
+/// The part of a move among `parts`, whatever its placement.
+pub(crate) fn part_of<'a>(parts: &'a [Part], m: &PieceMove) -> Option<&'a Part> {
+    parts.iter().find(|p| {
+        p.mv.role == m.role
+            && p.mv.from == m.from
+            && p.mv.to == m.to
+            && p.mv.kind == m.kind
+            && p.mv.promotion == m.promotion
+            && p.mv.carried == m.carried
+            && p.mv.carried_promotions == m.carried_promotions
+    })
 }
 
 /// One pass over the board: the placements of `color` and the cells of its
@@ -123,8 +193,7 @@ fn survey(board: &Board, color: Color) -> (Vec<Square>, Vec<usize>) {
             continue;
         }
         for &((dx, dy), s) in &steps {
-            // The square by its name: an `OFF` cell of a missing tile has
-            // none of its own.
+            // The square by its name, however the step found it `OFF`.
             if board.cell(board.step(i, s)).is_off() {
                 found.push(sq.offset(dx, dy));
             }
@@ -170,19 +239,10 @@ pub struct Turns {
 
 impl Turns {
     pub fn new(pos: &Position) -> Turns {
-        let mut parts = Vec::with_capacity(32);
-        let placements = each_move(pos, |m, closed, _| {
-            parts.push(Part {
-                mv: pos.piece_move(m),
-                closed: closed.to_vec(),
-            });
-            false
-        });
-        // Pieces rank by rank, as a board of one tile visits them, however
-        // the board's tiles were made: a grown board and the same board
-        // read from its text list their turns alike.
-        parts.sort_by_key(|p| (p.mv.from.rank, p.mv.from.file));
-        Turns { placements, parts }
+        Turns {
+            placements: placements(&pos.board, pos.turn),
+            parts: parts(pos),
+        }
     }
 
     /// The number of legal turns.
@@ -213,72 +273,28 @@ impl Turns {
         }
         out
     }
-
-    /// The part of a move, whatever its placement.
-    fn part(&self, m: &PieceMove) -> Option<&Part> {
-        self.parts.iter().find(|p| {
-            p.mv.role == m.role
-                && p.mv.from == m.from
-                && p.mv.to == m.to
-                && p.mv.kind == m.kind
-                && p.mv.promotion == m.promotion
-                && p.mv.carried == m.carried
-                && p.mv.carried_promotions == m.carried_promotions
-        })
-    }
-
-    /// Why `color` may not add `sq` here (BU-3), or `None` when it may.
-    pub(crate) fn placement_error(
-        &self,
-        board: &Board,
-        color: Color,
-        sq: Square,
-    ) -> Option<MoveError> {
-        if self.placements.contains(&sq) {
-            return None;
-        }
-        let reason = if board.contains(sq) {
-            format!("{sq} is already on the board")
-        } else if !edge_neighbours(sq).any(|n| board.contains(n)) {
-            format!("{sq} shares no edge with the board")
-        } else if let Some(why) = too_large(board, sq) {
-            format!("adding {sq}: {why}")
-        } else {
-            let (shade, may) = match color {
-                Color::White => ("dark", "light"),
-                Color::Black => ("light", "dark"),
-            };
-            format!("{sq} is {shade}; {color} adds {may} squares")
-        };
-        Some(MoveError::illegal_by("BU-3", reason))
-    }
 }
 
-/// Calls `f` with each legal move of `pos` (in the generator's order), the
-/// placements closed to it and the number of placements, until `f` returns
-/// true; returns the placements open to the side.
-fn each_move(
-    pos: &Position,
-    mut f: impl FnMut(&CellMove, &[Square], usize) -> bool,
-) -> Vec<Square> {
+/// Calls `f` with each legal move of `pos` (in the generator's order) and
+/// the placements closed to it, until `f` returns true. `kings`: the
+/// cells of the side's kings.
+fn each_move(pos: &Position, kings: &[usize], mut f: impl FnMut(&CellMove, &[Square]) -> bool) {
     let us = pos.turn;
     let board = &pos.board;
     let tables = pos.tables();
-    let (placements, kings) = survey(board, us);
     let king_sqs: Vec<Square> = kings.iter().map(|&k| board.square(k)).collect();
     let in_check = kings.iter().any(|&k| attacked(board, tables, k, !us));
     let mut base_closed = Vec::new();
     closed_placements(
         board,
         tables,
-        &kings,
+        kings,
         us,
         |i| board.cell(i),
         &mut base_closed,
     );
     let mut closed = Vec::new();
     let mut moved = Vec::with_capacity(kings.len());
-    let n = placements.len();
     pos.pseudo_until(|m| {
         // Building's sliders move along ranks, files and diagonals: a
         // move off every such line from the king leaves the king's
@@ -292,7 +308,7 @@ fn each_move(
                 .iter()
                 .any(|&k| on_line(k, from_sq) || on_line(k, to_sq));
         if quiet {
-            return f(&m, &base_closed, n);
+            return f(&m, &base_closed);
         }
         // The board after the move, seen through the two cells it changes
         // (Building has no en passant and no castling).
@@ -317,11 +333,10 @@ fn each_move(
         {
             closed.clear();
             closed_placements(board, tables, &moved, us, after, &mut closed);
-            return f(&m, &closed, n);
+            return f(&m, &closed);
         }
         false
     });
-    placements
 }
 
 /// The number of legal turns of `pos`, as [`Turns::count`] counts them,
@@ -329,7 +344,8 @@ fn each_move(
 pub fn count_turns(pos: &Position) -> u64 {
     let mut parts = 0u64;
     let mut closed = 0u64;
-    let placements = each_move(pos, |_, c, _| {
+    let (placements, kings) = survey(&pos.board, pos.turn);
+    each_move(pos, &kings, |_, c| {
         parts += 1;
         closed += c.len() as u64;
         false
@@ -382,9 +398,8 @@ fn closed_placements(
             let king_sq = board.square(king);
             let mut i = king;
             let mut gap = None;
-            // The cell past a gap, found by name: a step from a cell of
-            // tile 0 stays there, though the square past it may be on a
-            // tile of the board.
+            // The cell past a gap, found by name: a step from an `OFF`
+            // cell of a tile's margin may leave the tile.
             let mut past_gap = None;
             for n in 0..dir.max as usize {
                 i = past_gap.take().unwrap_or_else(|| board.step(i, off));
@@ -393,8 +408,7 @@ fn closed_placements(
                     continue;
                 }
                 if c.is_off() {
-                    // By name: a gap in a missing tile is a cell of tile 0,
-                    // which has no square of its own.
+                    // By name, as the square past it.
                     let k = n as i16 + 1;
                     let sq = king_sq.offset(-dir.dx * k, -dir.dy * k);
                     let addable = gap.is_none()
@@ -404,8 +418,11 @@ fn closed_placements(
                         break;
                     }
                     gap = Some(sq);
-                    // Tile 0's first cell is `OFF`.
-                    past_gap = Some(board.index(sq.offset(-dir.dx, -dir.dy)).unwrap_or(0));
+                    // No square past the gap: nothing comes through it.
+                    let Some(past) = board.index(sq.offset(-dir.dx, -dir.dy)) else {
+                        break;
+                    };
+                    past_gap = Some(past);
                     continue;
                 }
                 if let Some(sq) = gap {
@@ -468,14 +485,14 @@ impl Rules for Building {
         let Some(place) = m.place else {
             return Err(illegal(no_placement()));
         };
-        let turns = Turns::new(pos);
-        let Some(part) = turns.part(m) else {
+        let parts = parts(pos);
+        let Some(part) = part_of(&parts, m) else {
             return Err(PlayError::Illegal {
                 reason: "not a legal move in this position".into(),
                 rule: None,
             });
         };
-        if let Some(e) = turns.placement_error(&pos.board, pos.turn, place) {
+        if let Some(e) = placement_error(&pos.board, pos.turn, place) {
             return Err(illegal(e));
         }
         if part.closed.contains(&place) {
@@ -486,9 +503,10 @@ impl Rules for Building {
 
     /// Stops at the first move with a placement open to it.
     fn has_legal_move(&self, pos: &Position) -> bool {
+        let (placements, kings) = survey(&pos.board, pos.turn);
         let mut any = false;
-        each_move(pos, |_, closed, placements| {
-            any = closed.len() < placements;
+        each_move(pos, &kings, |_, closed| {
+            any = closed.len() < placements.len();
             any
         });
         any
@@ -557,7 +575,8 @@ fn perft_in_place(pos: &mut Position, depth: u32) -> u64 {
         return count_turns(pos);
     }
     let mut moves: Vec<(CellMove, Vec<Square>)> = Vec::with_capacity(32);
-    let placements = each_move(pos, |m, closed, _| {
+    let (placements, kings) = survey(&pos.board, pos.turn);
+    each_move(pos, &kings, |m, closed| {
         moves.push((*m, closed.to_vec()));
         false
     });

@@ -28,6 +28,7 @@ pub static SPEC: Spec = Spec {
     rules_text: include_str!("../../doc/rules/gardner-building.md"),
     variant: Variant::Gardner,
     repetitions_since_reset: true,
+    never_repeats: false,
     looks_back: false,
     no_resigning: None,
 };

@@ -117,6 +117,7 @@ pub static SPEC: Spec = Spec {
     // KR-5: pawns step back.
     repetitions_since_reset: false,
     // KR-10.
+    never_repeats: false,
     looks_back: true,
     // KR-11.
     no_resigning: Some(

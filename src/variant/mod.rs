@@ -191,6 +191,11 @@ pub struct Spec {
     /// only). Not so where pawns step back (Kristensen's Game), captured
     /// pieces return (Corral's prison) or a turn changes the board.
     pub repetitions_since_reset: bool,
+    /// Whether no position of a game ever recurs (Building Chess: every
+    /// turn adds a square, BU-2): a game then keeps only its current
+    /// position and plays each move on it, where a copy of a large board
+    /// would be most of a turn's cost.
+    pub never_repeats: bool,
     /// Whether [`Rules::history_outcome`] can end a game (it looks back
     /// over the positions): readers then keep the history for it.
     pub looks_back: bool,

@@ -9,7 +9,7 @@ use crate::mv::Move;
 use crate::piece::Role;
 use crate::position::Position;
 use crate::square::Square;
-use crate::variant::building::{exposes_king, no_placement, Part, Turns};
+use crate::variant::building::{exposes_king, no_placement, parts, placement_error, Part};
 use std::collections::HashMap;
 
 /// Building Chess text: a move with its placement.
@@ -34,16 +34,14 @@ impl Dialect for BuildingDialect {
         };
         let mut bare = t.clone();
         bare.place = None;
-        let turns = Turns::new(pos);
-        let parts: Vec<&Part> = turns
-            .parts
-            .iter()
-            .filter(|p| piece_matches(&bare, &p.mv))
-            .collect();
+        // The moves and the one placement, never the whole board's
+        // placements: a long game's replay reads thousands of turns.
+        let all = parts(pos);
+        let parts: Vec<&Part> = all.iter().filter(|p| piece_matches(&bare, &p.mv)).collect();
         if parts.is_empty() {
             return Err(explain_illegal(pos, &MoveText::Piece(bare)));
         }
-        if let Some(e) = turns.placement_error(&pos.board, pos.turn, place) {
+        if let Some(e) = placement_error(&pos.board, pos.turn, place) {
             return Err(e);
         }
         let with_place = |p: &Part| {
@@ -68,14 +66,14 @@ impl Dialect for BuildingDialect {
     /// SAN with the placement, disambiguated among the legal turns that add
     /// the same square.
     fn write_move(&self, pos: &Position, mv: &Move) -> String {
-        write_turn(pos, &rivals(&Turns::new(pos)), mv)
+        write_turn(pos, &rivals(&parts(pos)), mv)
     }
 
     /// The turns of one position written from one generation of them: a
     /// large board has hundreds of thousands (`postal moves`).
     fn write_moves(&self, pos: &Position, moves: &[Move]) -> Vec<String> {
-        let turns = Turns::new(pos);
-        let rivals = rivals(&turns);
+        let parts = parts(pos);
+        let rivals = rivals(&parts);
         moves.iter().map(|m| write_turn(pos, &rivals, m)).collect()
     }
 }
@@ -83,9 +81,9 @@ impl Dialect for BuildingDialect {
 /// The legal moves by piece and destination, for disambiguation.
 type Rivals<'a> = HashMap<(Role, Square), Vec<&'a Part>>;
 
-fn rivals(turns: &Turns) -> Rivals<'_> {
+fn rivals(parts: &[Part]) -> Rivals<'_> {
     let mut map: Rivals<'_> = HashMap::new();
-    for p in &turns.parts {
+    for p in parts {
         map.entry((p.mv.role, p.mv.to)).or_default().push(p);
     }
     map

@@ -66,6 +66,7 @@ pub static SPEC: Spec = Spec {
     rules_text: include_str!("../../../doc/rules/fide.md"),
     variant: Variant::Chess,
     repetitions_since_reset: true,
+    never_repeats: false,
     looks_back: false,
     no_resigning: None,
 };

@@ -122,6 +122,7 @@ pub static SPEC: Spec = Spec {
     variant: Variant::Corral,
     // A captured king returns from the prison (CO-5).
     repetitions_since_reset: false,
+    never_repeats: false,
     looks_back: false,
     no_resigning: None,
 };

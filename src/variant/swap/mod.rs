@@ -69,6 +69,7 @@ pub static SPEC: Spec = Spec {
     variant: Variant::Swap,
     // A swap moves pawns back and changes nothing of the material.
     repetitions_since_reset: false,
+    never_repeats: false,
     looks_back: false,
     no_resigning: None,
 };
