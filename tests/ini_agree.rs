@@ -15,6 +15,8 @@
 //! counting perft (`FAIRY_STOCKFISH`; benches/agree-fairy-stockfish.sh
 //! builds one and runs it).
 
+mod common;
+
 use postal::variant::ini::{self, gen, Def, Pos};
 use serde_json::Value;
 use std::path::Path;
@@ -216,15 +218,7 @@ fn built_in_parents_agree_with_fairy_stockfish() {
 /// Which sections are accepted is tests/ini_cli.rs's check.
 #[test]
 fn fairy_stockfish_own_file_agrees() {
-    let Some(path) = std::env::var_os("FAIRY_STOCKFISH_INI") else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "FAIRY_STOCKFISH_INI is unset: .ci/run fetches Fairy-Stockfish's variants.ini and sets it"
-        );
-        eprintln!(
-            "skipped: FAIRY_STOCKFISH_INI does not name Fairy-Stockfish's variants.ini \
-             (.ci/run fetches it from Debian's mirror and sets it)"
-        );
+    let Some(path) = common::fairy_stockfish_ini() else {
         return;
     };
     let n = agreement_on(Path::new(&path), 2, 1, false);

@@ -3,6 +3,8 @@
 //! lists moves of a loaded variant, and refuses a refused one with
 //! file:line:col and a caret.
 
+mod common;
+
 use assert_cmd::Command;
 use predicates::str::contains;
 use std::fs;
@@ -190,15 +192,7 @@ const FAIRY_STOCKFISH_11_1: &[(&str, Expect)] = &[
 /// FAIRY_STOCKFISH_INI.
 #[test]
 fn fairy_stockfish_own_file_accepted_or_refused_by_name() {
-    let Some(path) = std::env::var_os("FAIRY_STOCKFISH_INI") else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "FAIRY_STOCKFISH_INI is unset: .ci/run fetches Fairy-Stockfish's variants.ini and sets it"
-        );
-        eprintln!(
-            "skipped: FAIRY_STOCKFISH_INI does not name Fairy-Stockfish's variants.ini \
-             (.ci/run fetches it from Debian's mirror and sets it)"
-        );
+    let Some(path) = common::fairy_stockfish_ini() else {
         return;
     };
     let out = postal()
