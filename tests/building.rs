@@ -8,6 +8,24 @@ use postal::perft::{perft, read_table};
 use postal::{Color, Move, Position, Role, Square, Variant};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Runs the `postal` binary with `args`, checks that it succeeded (saying
+/// what it printed otherwise) and returns its standard output.
+fn postal_ok(args: &[&str]) -> Vec<u8> {
+    let out = assert_cmd::Command::cargo_bin("postal")
+        .unwrap()
+        .env("POSTAL_NOW", "2026-12-02T12:00:00Z")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 fn table() -> Vec<(String, Position)> {
     let path = format!(
         "{}/fixtures/perft/building.perft",
@@ -620,7 +638,6 @@ fn grow(start: &Position, plies: usize, key: impl Fn(Square) -> i64) -> (Positio
 /// the binary (which replays every turn), plays one more turn with it,
 /// and verifies the game's PGN: issue 34, point 4.
 fn save_load_verify(start: &Position, texts: &[String], end: &Position) {
-    use assert_cmd::Command;
     use postal::game::{pgn::pgn, Game};
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("game.json");
@@ -636,41 +653,13 @@ fn save_load_verify(start: &Position, texts: &[String], end: &Position) {
     std::fs::write(&file, game.to_json()).unwrap();
     let loaded = Game::from_json(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert!(loaded.current().board.same_placement(&end.board));
-    let shown = Command::cargo_bin("postal")
-        .unwrap()
-        .args(["show", file.to_str().unwrap(), "--format", "fen"])
-        .output()
-        .unwrap();
-    assert!(
-        shown.status.success(),
-        "{}",
-        String::from_utf8_lossy(&shown.stderr)
-    );
-    assert_eq!(String::from_utf8_lossy(&shown.stdout).trim(), end.to_text());
+    let shown = postal_ok(&["show", file.to_str().unwrap(), "--format", "fen"]);
+    assert_eq!(String::from_utf8_lossy(&shown).trim(), end.to_text());
     let (_, one_more) = grow(end, 1, |s| s.file as i64);
-    let moved = Command::cargo_bin("postal")
-        .unwrap()
-        .args(["move", file.to_str().unwrap(), &one_more[0]])
-        .output()
-        .unwrap();
-    assert!(
-        moved.status.success(),
-        "{}",
-        String::from_utf8_lossy(&moved.stderr)
-    );
+    postal_ok(&["move", file.to_str().unwrap(), &one_more[0]]);
     let record = dir.path().join("game.pgn");
     std::fs::write(&record, pgn(&game)).unwrap();
-    let verified = Command::cargo_bin("postal")
-        .unwrap()
-        .args(["verify", record.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        verified.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&verified.stdout),
-        String::from_utf8_lossy(&verified.stderr)
-    );
+    postal_ok(&["verify", record.to_str().unwrap()]);
 }
 
 #[test]
@@ -762,26 +751,12 @@ fn bu8_perft_on_large_boards_matches_the_slow_counter() {
 /// PNG within its 4,096-pixel side.
 #[test]
 fn bu4_every_command_on_a_3000_file_strip() {
-    use assert_cmd::Command;
     let text = "k2999/3000/3000/3000/K2999 w - - 0 1";
-    let run = |args: &[&str]| {
-        let out = Command::cargo_bin("postal")
-            .unwrap()
-            .env("POSTAL_NOW", "2026-12-02T12:00:00Z")
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
-    };
-    let moves = String::from_utf8(run(&["moves", "building", "--position", text])).unwrap();
+    let moves = String::from_utf8(postal_ok(&["moves", "building", "--position", text])).unwrap();
     let slow = engine_turns(&Position::from_text(Variant::Building, text).unwrap()).len();
     assert!(slow > 0);
-    let perft = String::from_utf8(run(&["perft", "building", "1", "--position", text])).unwrap();
+    let perft =
+        String::from_utf8(postal_ok(&["perft", "building", "1", "--position", text])).unwrap();
     assert_eq!(
         perft.lines().last().unwrap().trim(),
         slow.to_string(),
@@ -791,12 +766,12 @@ fn bu4_every_command_on_a_3000_file_strip() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("strip.json");
     let f = file.to_str().unwrap();
-    run(&["new", "building", "-o", f, "--position", text]);
-    let played = String::from_utf8(run(&["move", f, "Kb2 @(3001,2)"])).unwrap();
+    postal_ok(&["new", "building", "-o", f, "--position", text]);
+    let played = String::from_utf8(postal_ok(&["move", f, "Kb2 @(3001,2)"])).unwrap();
     assert!(played.contains("White played 1. Kb2"), "{played}");
-    let ascii = String::from_utf8(run(&["diagram", "building", "--position", text])).unwrap();
+    let ascii = String::from_utf8(postal_ok(&["diagram", "building", "--position", text])).unwrap();
     assert!(ascii.contains("Part of the board"), "{ascii}");
-    let svg = String::from_utf8(run(&[
+    let svg = String::from_utf8(postal_ok(&[
         "diagram",
         "building",
         "--position",
@@ -810,7 +785,7 @@ fn bu4_every_command_on_a_3000_file_strip() {
         "{}",
         &svg[..svg.len().min(400)]
     );
-    let png = run(&[
+    let png = postal_ok(&[
         "diagram",
         "building",
         "--position",
@@ -832,28 +807,18 @@ fn bu4_every_command_on_a_3000_file_strip() {
 /// PNG's `Comment` text chunk, read back here with the png crate.
 #[test]
 fn bu4_a_png_drawn_smaller_says_so() {
-    use assert_cmd::Command;
     let png_of = |text: &str| {
-        let out = Command::cargo_bin("postal")
-            .unwrap()
-            .args([
-                "diagram",
-                "building",
-                "--position",
-                text,
-                "--format",
-                "png",
-                "-o",
-                "-",
-            ])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let mut reader = png::Decoder::new(std::io::Cursor::new(out.stdout))
+        let png = postal_ok(&[
+            "diagram",
+            "building",
+            "--position",
+            text,
+            "--format",
+            "png",
+            "-o",
+            "-",
+        ]);
+        let mut reader = png::Decoder::new(std::io::Cursor::new(png))
             .read_info()
             .unwrap();
         let note = reader
