@@ -33,6 +33,8 @@
 //! side through them instead of walking every cell of the array, and in
 //! array order, so the order of generated moves is the order of a walk over
 //! the cells: rank by rank within a tile, tiles in the order they were made.
+//! A word a side per 64 blocks of those sets says which blocks hold any of
+//! its pieces, so that such a visit costs the pieces, not the board.
 
 use crate::color::Color;
 use crate::piece::{Piece, Stack};
@@ -72,6 +74,12 @@ pub struct Board {
     /// by field, tells most unequal boards apart on these few words
     /// (repetition counts compare a position with all before it).
     bits: Vec<u64>,
+    /// Of each [`GROUP`] blocks of `bits`, which hold a piece of White's
+    /// and which one of Black's: a word a side, so that a walk over one
+    /// side's pieces skips the blocks without any, and costs the pieces and
+    /// a word per [`GROUP`] blocks, not the board (a long Building game
+    /// walks a side's pieces several times a turn).
+    sides: Vec<u64>,
     cells: Vec<Stack>,
     /// The lower-left square of tile column 0, row 0, which is tile 0.
     f0: i16,
@@ -97,6 +105,12 @@ pub struct Board {
 /// Words of [`Board::bits`] per 64 cells: on the board, White, Black.
 const BLOCK: usize = 3;
 const ON: usize = 0;
+
+/// Blocks of [`Board::bits`] that one bit of [`Board::sides`] stands for.
+const GROUP: usize = 64;
+
+/// Words of [`Board::sides`] per [`GROUP`] blocks: White, Black.
+const SIDES: usize = 2;
 
 /// The word of [`Board::bits`] that holds the pieces of `color`.
 #[inline]
@@ -132,11 +146,38 @@ impl Iterator for Ones {
 /// in array order.
 #[derive(Clone)]
 pub struct Cells<'a> {
-    blocks: std::slice::ChunksExact<'a, u64>,
+    bits: &'a [u64],
+    /// [`Board::sides`], or empty for the squares of the board, whose
+    /// blocks are all visited.
+    sides: &'a [u64],
     /// Words of a block OR-ed together to make the set.
     select: u8,
+    /// The next group of blocks, and the blocks of the current group left
+    /// to visit.
+    group: usize,
+    blocks: Ones,
     base: usize,
     word: Ones,
+}
+
+impl Cells<'_> {
+    /// The blocks of group `g` that may hold a cell of the set.
+    #[inline]
+    fn blocks_of(&self, g: usize) -> u64 {
+        if self.sides.is_empty() {
+            let left = self.bits.len() / BLOCK - g * GROUP;
+            if left >= 64 {
+                u64::MAX
+            } else {
+                (1 << left) - 1
+            }
+        } else {
+            let words = &self.sides[g * SIDES..(g + 1) * SIDES];
+            (0..SIDES)
+                .filter(|&k| self.select & (1 << (1 + k)) != 0)
+                .fold(0, |w, k| w | words[k])
+        }
+    }
 }
 
 impl Iterator for Cells<'_> {
@@ -147,8 +188,18 @@ impl Iterator for Cells<'_> {
             if let Some(i) = self.word.next() {
                 return Some(self.base + i);
             }
-            let block = self.blocks.next()?;
-            self.base = self.base.wrapping_add(64);
+            let b = loop {
+                if let Some(b) = self.blocks.next() {
+                    break (self.group - 1) * GROUP + b;
+                }
+                if self.group * GROUP * BLOCK >= self.bits.len() {
+                    return None;
+                }
+                self.blocks = Ones(self.blocks_of(self.group));
+                self.group += 1;
+            };
+            self.base = b * 64;
+            let block = &self.bits[b * BLOCK..(b + 1) * BLOCK];
             let mut w = 0;
             for (k, &word) in block.iter().enumerate() {
                 if self.select & (1 << k) != 0 {
@@ -164,6 +215,7 @@ impl Clone for Board {
     fn clone(&self) -> Board {
         Board {
             bits: self.bits.clone(),
+            sides: self.sides.clone(),
             cells: self.cells.clone(),
             f0: self.f0,
             r0: self.r0,
@@ -182,6 +234,7 @@ impl Clone for Board {
     /// positions copy a board per node without allocating).
     fn clone_from(&mut self, source: &Board) {
         self.bits.clone_from(&source.bits);
+        self.sides.clone_from(&source.sides);
         self.cells.clone_from(&source.cells);
         self.f0 = source.f0;
         self.r0 = source.r0;
@@ -216,6 +269,7 @@ impl Board {
     fn empty(f0: i16, r0: i16, iw: u16, ih: u16) -> Board {
         Board {
             bits: Vec::new(),
+            sides: Vec::new(),
             cells: Vec::new(),
             f0,
             r0,
@@ -355,7 +409,9 @@ impl Board {
             }
         }
         self.cells.extend(prison);
-        self.bits.resize(self.grid_len().div_ceil(64) * BLOCK, 0);
+        let blocks = self.grid_len().div_ceil(64);
+        self.bits.resize(blocks * BLOCK, 0);
+        self.sides.resize(blocks.div_ceil(GROUP) * SIDES, 0);
         id
     }
 
@@ -366,21 +422,34 @@ impl Board {
         let (was, now) = (occupancy(old), occupancy(stack));
         if was != now && index < self.grid_len() {
             let (w, bit) = (index / 64 * BLOCK, 1u64 << (index % 64));
+            let (g, gbit) = (index / 64 / GROUP * SIDES, 1u64 << (index / 64 % GROUP));
             if let Some(k) = was {
                 self.bits[w + k] &= !bit;
+                if self.bits[w + k] == 0 {
+                    self.sides[g + k - 1] &= !gbit;
+                }
             }
             if let Some(k) = now {
                 self.bits[w + k] |= bit;
+                self.sides[g + k - 1] |= gbit;
             }
         }
     }
 
     fn cells_in(&self, select: u8) -> Cells<'_> {
         Cells {
-            blocks: self.bits.chunks_exact(BLOCK),
+            bits: &self.bits,
+            // The squares' blocks are all walked; the pieces' through the
+            // groups that hold any.
+            sides: if select & (1 << ON) != 0 {
+                &[]
+            } else {
+                &self.sides
+            },
             select,
-            // The first block read moves it to 0.
-            base: 0usize.wrapping_sub(64),
+            group: 0,
+            blocks: Ones(0),
+            base: 0,
             word: Ones(0),
         }
     }

@@ -926,3 +926,107 @@ fn bu3_turn_checks_without_the_board_match_the_turn_list() {
         pos = pos.play(&pos.parse_move(t).unwrap()).unwrap();
     }
 }
+
+/// BU-2, BU-3, BU-6, BU-8: the answers found from one move, not the
+/// side's every move, agree with the full turn list on random positions of
+/// boards grown by play (and on crafted ones with gaps at the kings, mate
+/// and stalemate): the legal moves of one kind onto one square
+/// (`parts_to`), the check of a turn (`Position::is_legal`) for every
+/// pseudo-legal move, legal or not, with every placement and with squares
+/// that are none, a turn's text written alone and read back, and whether
+/// any legal turn exists (`has_legal_move`, which stops early).
+#[test]
+fn bu6_one_move_checks_match_the_turn_list() {
+    use postal::variant::building::{parts, parts_to, Turns};
+    let mut positions = Vec::new();
+    for seed in 1..=6 {
+        let mut rng = Lcg(seed * 97);
+        let mut pos = Position::start(Variant::Building);
+        for _ in 0..70 {
+            positions.push(pos.clone());
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(&moves[rng.next(moves.len())]).unwrap();
+        }
+        positions.push(pos);
+    }
+    for text in [
+        "k4/3*b/2***/3*1/1K3 w - - 0 1",
+        "4k/5/r**1K/5/4N w - - 0 1",
+        "k4/5/r2*K/5/4N w - - 0 1",
+        "5/5/R2*k/5/K4 w - - 0 1",
+        "**k**/*3*/2R2/*3*/**K** b - - 0 1",
+        "**k**/*3*/5/*3*/**K** b - - 0 1",
+        "k4/2Q2/5/5/R3K b - - 0 1",
+        "**k**/**1**/2P2/5/5/K4 w - - 0 1",
+        "*4Q*/3k1*R/N1*1pb1/1Bp1*2/1P3Pn/*1K1*r1/***1*** b - - 0 1 origin=(0,0)",
+        "q*1*k/1*1*1/b3*/1*1*1/K1*1r w - - 0 1",
+    ] {
+        positions.push(Position::from_text(Variant::Building, text).unwrap());
+    }
+    let roles = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ];
+    let mut checked = (0, 0);
+    for pos in &positions {
+        let at = pos.to_text();
+        let turns = Turns::new(pos);
+        let all = parts(pos);
+        assert_eq!(
+            pos.variant.rules().has_legal_move(pos),
+            turns.count() > 0,
+            "{at}"
+        );
+        let (f0, r0, f1, r1) = pos.board.bounds();
+        for role in roles {
+            for f in f0 - 1..=f1 + 1 {
+                for r in r0 - 1..=r1 + 1 {
+                    let to = Square::new(f, r);
+                    let want: Vec<_> = all
+                        .iter()
+                        .filter(|p| p.mv.role == role && p.mv.to == to)
+                        .cloned()
+                        .collect();
+                    assert_eq!(parts_to(pos, role, to), want, "{at}: {role:?} to {to}");
+                }
+            }
+        }
+        // Every pseudo-legal move, those that leave the king attacked
+        // too, with every placement, a square of the board and a square
+        // off it that touches nothing.
+        let list = turns.moves();
+        let listed: std::collections::HashSet<&Move> = list.iter().collect();
+        let mut pseudo = Vec::new();
+        pos.for_each_pseudo(|m| pseudo.push(pos.piece_move(&m)));
+        let mut places = turns.placements.clone();
+        places.extend(pos.board.squares().next());
+        places.push(Square::new(f1 + 3, r1 + 3));
+        for m in &pseudo {
+            for &sq in &places {
+                let mut t = m.clone();
+                t.place = Some(sq);
+                let t = Move::Piece(t);
+                let legal = listed.contains(&t);
+                assert_eq!(pos.is_legal(&t), legal, "{at}: {t:?}");
+                checked.0 += 1;
+                checked.1 += legal as usize;
+            }
+        }
+        // The texts written one at a time are those written from the
+        // whole list, and read back as the same turns.
+        let moves: Vec<Move> = list.iter().step_by(5).cloned().collect();
+        for (m, text) in moves.iter().zip(pos.move_texts(&moves)) {
+            assert_eq!(pos.move_text(m), text, "{at}");
+            assert_eq!(&pos.parse_move(&text).unwrap(), m, "{at}: {text}");
+        }
+    }
+    // Both kinds of answer were asked many times.
+    assert!(checked.0 > 20_000 && checked.1 > 10_000, "{checked:?}");
+}

@@ -69,6 +69,44 @@ fn assert_bits_match(b: &Board) {
     }
     let occupied: Vec<usize> = all.filter(|&i| b.cells[i].is_occupied()).collect();
     assert_eq!(b.occupied_cells().collect::<Vec<_>>(), occupied);
+    // A group's bit of a side is set exactly when one of its blocks holds
+    // a piece of that side.
+    for (block, words) in b.bits.chunks_exact(BLOCK).enumerate() {
+        for k in 0..SIDES {
+            let set = b.sides[block / GROUP * SIDES + k] & (1 << (block % GROUP)) != 0;
+            assert_eq!(set, words[1 + k] != 0, "block {block}, side {k}");
+        }
+    }
+}
+
+#[test]
+fn side_walks_skip_the_groups_without_pieces() {
+    // A strip of 20,000 squares: some 5,000 blocks in 80 groups. Pieces
+    // come and go far apart, and a walk over a side finds exactly them.
+    let q = Stack::single(Piece::new(Color::White, Role::Queen));
+    let k = Stack::single(Piece::new(Color::Black, Role::King));
+    let mut b = Board::rect(5, 5);
+    for f in 6..=20_000 {
+        b.add_square(Square::new(f, 1));
+    }
+    assert!(b.bits.len() / BLOCK > 40 * GROUP);
+    for f in [1, 7_000, 7_001, 19_999, 20_000] {
+        b.set(Square::new(f, 1), q);
+    }
+    b.set(Square::new(12_345, 1), k);
+    assert_bits_match(&b);
+    assert_eq!(b.cells_of(Color::White).count(), 5);
+    for f in [7_000, 7_001, 20_000] {
+        b.set(Square::new(f, 1), Stack::EMPTY);
+    }
+    b.set(Square::new(12_345, 1), q);
+    assert_bits_match(&b);
+    let whites: Vec<Square> = b.cells_of(Color::White).map(|i| b.square(i)).collect();
+    assert_eq!(
+        whites,
+        [1, 12_345, 19_999].map(|f| Square::new(f, 1)).to_vec()
+    );
+    assert_eq!(b.cells_of(Color::Black).count(), 0);
 }
 
 #[test]

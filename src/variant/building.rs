@@ -27,6 +27,13 @@
 //! position. tests/building.rs checks all this against a brute-force
 //! counter that knows none of it.
 //!
+//! One turn alone. A turn read, checked or written (a long game's replay
+//! does all three for every turn) asks only for the legal moves of its
+//! piece's kind onto its square (`legality::parts_to`), and whether any
+//! legal turn exists stops at the first move with a placement open to it,
+//! so neither walks the side's every move nor the board; a test compares
+//! both with the full turn list.
+//!
 //! Size. Every board a legal game makes is played, however long the game
 //! and whatever the board's shape: the board's cost grows with its squares
 //! (`board.rs`), and the limits of `crate::limits` lie past what any game
@@ -55,15 +62,21 @@
 //! Text forms (move text, position-text fields): `notation/dialect/building.rs`.
 
 use super::chess::{FIDE_PIECES, FIDE_PROMOTION};
-use super::{validate, Capability, Rules, Spec, Tables, Variant};
+use super::{validate, Capability, Rules, Spec, Variant};
 use crate::board::Board;
 use crate::color::Color;
 use crate::error::{MoveError, PlayError};
-use crate::movegen::{CellKind, CellMove};
-use crate::mv::{Move, PieceMove};
-use crate::piece::{Piece, Role, Stack};
-use crate::position::{attacked, attacked_with, Effects, GameResult, Outcome, Position};
+use crate::movegen::CellMove;
+use crate::mv::Move;
+use crate::piece::Role;
+use crate::position::{Effects, GameResult, Outcome, Position};
 use crate::square::Square;
+
+mod legality;
+
+use legality::each_move;
+pub(crate) use legality::part_of;
+pub use legality::{parts, parts_to, Part};
 
 pub static SPEC: Spec = Spec {
     name: "building",
@@ -103,7 +116,11 @@ pub struct Building;
 /// square on it, light for White and dark for Black. Listed rank by rank
 /// from the lowest, files left to right.
 pub fn placements(board: &Board, color: Color) -> Vec<Square> {
-    survey(board, color).0
+    let mut found: Vec<Square> = placement_walk(board, color).collect();
+    // Rank by rank from the lowest, files left to right.
+    found.sort_unstable_by_key(|s| (s.rank, s.file));
+    found.dedup();
+    found
 }
 
 /// Whether `color` may add `sq` (BU-3): what membership of
@@ -133,80 +150,26 @@ pub(crate) fn placement_error(board: &Board, color: Color, sq: Square) -> Option
     Some(MoveError::illegal_by("BU-3", reason))
 }
 
-/// The cells of the kings of `color`: a walk over its pieces.
-fn king_cells(board: &Board, color: Color) -> Vec<usize> {
-    board
-        .cells_of(color)
-        .filter(|&i| board.cell(i).has(color, Role::King))
-        .collect()
-}
-
-/// The legal moves of `pos`, each with the placements closed to it, in
-/// [`Turns::parts`] order: a walk over the pieces and the lines from the
-/// king, not over the board, so the cost of a turn's legality and text
-/// does not grow with the board (a long game replays thousands).
-pub fn parts(pos: &Position) -> Vec<Part> {
-    let kings = king_cells(&pos.board, pos.turn);
-    let mut parts = Vec::with_capacity(32);
-    each_move(pos, &kings, |m, closed| {
-        parts.push(Part {
-            mv: pos.piece_move(m),
-            closed: closed.to_vec(),
-        });
-        false
-    });
-    // Pieces rank by rank, as a board of one tile visits them, however
-    // the board's tiles were made: a grown board and the same board read
-    // from its text list their turns alike.
-    parts.sort_by_key(|p| (p.mv.from.rank, p.mv.from.file));
-    parts
-}
-
-/// The part of a move among `parts`, whatever its placement.
-pub(crate) fn part_of<'a>(parts: &'a [Part], m: &PieceMove) -> Option<&'a Part> {
-    parts.iter().find(|p| {
-        p.mv.role == m.role
-            && p.mv.from == m.from
-            && p.mv.to == m.to
-            && p.mv.kind == m.kind
-            && p.mv.promotion == m.promotion
-            && p.mv.carried == m.carried
-            && p.mv.carried_promotions == m.carried_promotions
-    })
-}
-
-/// One pass over the board: the placements of `color` and the cells of its
-/// kings (each pass counts as the board grows).
-fn survey(board: &Board, color: Color) -> (Vec<Square>, Vec<usize>) {
+/// The squares `color` may add, each as often as a square of the board
+/// borders it, in no particular order: a walk over the board's squares
+/// that a caller may stop early (see `Building::has_legal_move`).
+fn placement_walk(board: &Board, color: Color) -> impl Iterator<Item = Square> + '_ {
     let light = color == Color::White;
     let steps = [(1, 0), (-1, 0), (0, 1), (0, -1)].map(|(dx, dy)| ((dx, dy), board.offset(dx, dy)));
-    let mut found: Vec<Square> = Vec::new();
-    let mut kings = Vec::with_capacity(1);
-    for i in board.indices() {
-        if board.cell(i).has(color, Role::King) {
-            kings.push(i);
-        }
+    board
+        .indices()
+        .map(move |i| (i, board.square(i)))
         // A square differs in colour from its edge-neighbours, so only
         // squares of the other colour border the mover's placements.
-        let sq = board.square(i);
-        if sq.is_light() == light {
-            continue;
-        }
-        for &((dx, dy), s) in &steps {
-            // The square by its name, however the step found it `OFF`.
-            if board.cell(board.step(i, s)).is_off() {
-                found.push(sq.offset(dx, dy));
-            }
-        }
-    }
-    // Rank by rank from the lowest, files left to right.
-    found.sort_unstable_by_key(|s| (s.rank, s.file));
-    found.dedup();
-    let placements = found
-        .into_iter()
-        .filter(|&sq| too_large(board, sq).is_none())
-        .collect();
-    (placements, kings)
+        .filter(move |&(_, sq)| sq.is_light() != light)
+        .flat_map(move |(i, sq)| {
+            steps
+                .into_iter()
+                .filter(move |&(_, s)| board.cell(board.step(i, s)).is_off())
+                // The square by its name, however the step found it `OFF`.
+                .map(move |((dx, dy), _)| sq.offset(dx, dy))
+        })
+        .filter(move |&sq| too_large(board, sq).is_none())
 }
 
 /// Why adding `sq` would make the board larger than postal allows
@@ -217,15 +180,6 @@ fn survey(board: &Board, color: Color) -> (Vec<Square>, Vec<usize>) {
 fn too_large(board: &Board, sq: Square) -> Option<String> {
     let (f, r) = (sq.file as i32, sq.rank as i32);
     crate::limits::board_error((f, r, f, r), board.square_count() + 1)
-}
-
-/// One legal move of a turn with the placements closed to it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Part {
-    /// The piece move, `place` unset.
-    pub mv: PieceMove,
-    /// Placements that would open a line onto the mover's king (BU-6).
-    pub closed: Vec<Square>,
 }
 
 /// The legal turns of a position, factored: the placements open to the side
@@ -275,77 +229,13 @@ impl Turns {
     }
 }
 
-/// Calls `f` with each legal move of `pos` (in the generator's order) and
-/// the placements closed to it, until `f` returns true. `kings`: the
-/// cells of the side's kings.
-fn each_move(pos: &Position, kings: &[usize], mut f: impl FnMut(&CellMove, &[Square]) -> bool) {
-    let us = pos.turn;
-    let board = &pos.board;
-    let tables = pos.tables();
-    let king_sqs: Vec<Square> = kings.iter().map(|&k| board.square(k)).collect();
-    let in_check = kings.iter().any(|&k| attacked(board, tables, k, !us));
-    let mut base_closed = Vec::new();
-    closed_placements(
-        board,
-        tables,
-        kings,
-        us,
-        |i| board.cell(i),
-        &mut base_closed,
-    );
-    let mut closed = Vec::new();
-    let mut moved = Vec::with_capacity(kings.len());
-    pos.pseudo_until(|m| {
-        // Building's sliders move along ranks, files and diagonals: a
-        // move off every such line from the king leaves the king's
-        // attackers and its gaps as they were.
-        let (from, to) = (m.from as usize, m.to as usize);
-        let (from_sq, to_sq) = (board.square(from), board.square(to));
-        let quiet = !in_check
-            && m.role != Role::King
-            && m.kind == CellKind::Normal
-            && !king_sqs
-                .iter()
-                .any(|&k| on_line(k, from_sq) || on_line(k, to_sq));
-        if quiet {
-            return f(&m, &base_closed);
-        }
-        // The board after the move, seen through the two cells it changes
-        // (Building has no en passant and no castling).
-        let placed = match m.promotion {
-            Some(p) => Stack::single(Piece::new(us, p)),
-            None => board.cell(from),
-        };
-        let after = |i: usize| {
-            if i == to {
-                placed
-            } else if i == from {
-                Stack::EMPTY
-            } else {
-                board.cell(i)
-            }
-        };
-        moved.clear();
-        moved.extend(kings.iter().map(|&k| if k == from { to } else { k }));
-        if moved
-            .iter()
-            .all(|&k| !attacked_with(board, tables, k, !us, after))
-        {
-            closed.clear();
-            closed_placements(board, tables, &moved, us, after, &mut closed);
-            return f(&m, &closed);
-        }
-        false
-    });
-}
-
 /// The number of legal turns of `pos`, as [`Turns::count`] counts them,
 /// without listing the moves.
 pub fn count_turns(pos: &Position) -> u64 {
     let mut parts = 0u64;
     let mut closed = 0u64;
-    let (placements, kings) = survey(&pos.board, pos.turn);
-    each_move(pos, &kings, |_, c| {
+    let placements = placements(&pos.board, pos.turn);
+    each_move(pos, |_, c| {
         parts += 1;
         closed += c.len() as u64;
         false
@@ -365,78 +255,6 @@ fn edge_neighbours(sq: Square) -> impl Iterator<Item = Square> {
                 sq.rank.checked_add(dr)?,
             ))
         })
-}
-
-/// Is `sq` on a rank, file or diagonal through `king` (and not `king`)?
-fn on_line(king: Square, sq: Square) -> bool {
-    let (dx, dy) = (sq.file - king.file, sq.rank - king.rank);
-    (dx == 0) != (dy == 0) || (dx != 0 && dx.abs() == dy.abs())
-}
-
-/// The placements of `us` that would expose one of its kings (cells
-/// `kings` of `board`) to an enemy slider (BU-6). Walking out from a king
-/// along each direction an enemy piece attacks from afar: over empty
-/// squares to the first gap, which the mover could add if it has the
-/// mover's colour and shares an edge with the board; then over empty
-/// squares to the first piece. If that piece is an enemy that captures
-/// along the line from that distance, adding the gap gives it the king.
-/// Only the first gap can open a line: one added square leaves any further
-/// gap in place. Every square pushed on `out` is one of [`placements`].
-/// The board is read through `cell`, which may show it after a move.
-fn closed_placements(
-    board: &Board,
-    tables: &Tables,
-    kings: &[usize],
-    us: Color,
-    cell: impl Fn(usize) -> Stack,
-    out: &mut Vec<Square>,
-) {
-    let light = us == Color::White;
-    for &king in kings {
-        for dir in tables.attacks[!us].iter().filter(|d| d.max >= 2) {
-            let off = board.offset(-dir.dx, -dir.dy);
-            let king_sq = board.square(king);
-            let mut i = king;
-            let mut gap = None;
-            // The cell past a gap, found by name: a step from an `OFF`
-            // cell of a tile's margin may leave the tile.
-            let mut past_gap = None;
-            for n in 0..dir.max as usize {
-                i = past_gap.take().unwrap_or_else(|| board.step(i, off));
-                let c = cell(i);
-                if c.is_empty() {
-                    continue;
-                }
-                if c.is_off() {
-                    // By name, as the square past it.
-                    let k = n as i16 + 1;
-                    let sq = king_sq.offset(-dir.dx * k, -dir.dy * k);
-                    let addable = gap.is_none()
-                        && sq.is_light() == light
-                        && edge_neighbours(sq).any(|s| board.contains(s));
-                    if !addable {
-                        break;
-                    }
-                    gap = Some(sq);
-                    // No square past the gap: nothing comes through it.
-                    let Some(past) = board.index(sq.offset(-dir.dx, -dir.dy)) else {
-                        break;
-                    };
-                    past_gap = Some(past);
-                    continue;
-                }
-                if let Some(sq) = gap {
-                    if c.color() != us
-                        && c.roles().0 & dir.masks[n.min(7)] != 0
-                        && !out.contains(&sq)
-                    {
-                        out.push(sq);
-                    }
-                }
-                break;
-            }
-        }
-    }
 }
 
 impl Rules for Building {
@@ -485,7 +303,9 @@ impl Rules for Building {
         let Some(place) = m.place else {
             return Err(illegal(no_placement()));
         };
-        let parts = parts(pos);
+        // The moves of that kind onto that square, not the side's every
+        // move: a long game's replay checks thousands of turns.
+        let parts = parts_to(pos, m.role, m.to);
         let Some(part) = part_of(&parts, m) else {
             return Err(PlayError::Illegal {
                 reason: "not a legal move in this position".into(),
@@ -501,12 +321,24 @@ impl Rules for Building {
         Ok(())
     }
 
-    /// Stops at the first move with a placement open to it.
+    /// Stops at the first move with a placement open to it: a move has
+    /// one when the side has more placements than are closed to the move
+    /// (closed placements are placements), so the placements are walked
+    /// only until there are more than that (a few squares of the board,
+    /// unless the side has hardly any).
     fn has_legal_move(&self, pos: &Position) -> bool {
-        let (placements, kings) = survey(&pos.board, pos.turn);
+        let mut walk = placement_walk(&pos.board, pos.turn).fuse();
+        let mut found: Vec<Square> = Vec::new();
         let mut any = false;
-        each_move(pos, &kings, |_, closed| {
-            any = closed.len() < placements.len();
+        each_move(pos, |_, closed| {
+            while found.len() <= closed.len() {
+                match walk.next() {
+                    Some(sq) if !found.contains(&sq) => found.push(sq),
+                    Some(_) => {}
+                    None => break,
+                }
+            }
+            any = closed.len() < found.len();
             any
         });
         any
@@ -575,8 +407,8 @@ fn perft_in_place(pos: &mut Position, depth: u32) -> u64 {
         return count_turns(pos);
     }
     let mut moves: Vec<(CellMove, Vec<Square>)> = Vec::with_capacity(32);
-    let (placements, kings) = survey(&pos.board, pos.turn);
-    each_move(pos, &kings, |m, closed| {
+    let placements = placements(&pos.board, pos.turn);
+    each_move(pos, |m, closed| {
         moves.push((*m, closed.to_vec()));
         false
     });

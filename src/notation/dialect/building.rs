@@ -2,14 +2,16 @@
 //! space, `@` and the added square (`Nc3 @f3`), disambiguated among the
 //! legal turns that add the same square.
 
-use super::san::{explain_illegal, piece_matches, write_san, MoveText};
+use super::san::{explain_illegal, piece_matches, write_san, MoveText, PieceText};
 use super::Dialect;
 use crate::error::MoveError;
 use crate::mv::Move;
 use crate::piece::Role;
 use crate::position::Position;
 use crate::square::Square;
-use crate::variant::building::{exposes_king, no_placement, parts, placement_error, Part};
+use crate::variant::building::{
+    exposes_king, no_placement, parts, parts_to, placement_error, Part,
+};
 use std::collections::HashMap;
 
 /// Building Chess text: a move with its placement.
@@ -34,9 +36,10 @@ impl Dialect for BuildingDialect {
         };
         let mut bare = t.clone();
         bare.place = None;
-        // The moves and the one placement, never the whole board's
+        // The moves of the written kind onto the written square and the
+        // one placement, never the side's every move nor the whole board's
         // placements: a long game's replay reads thousands of turns.
-        let all = parts(pos);
+        let all = parts_to(pos, written_role(pos, &bare), bare.to);
         let parts: Vec<&Part> = all.iter().filter(|p| piece_matches(&bare, &p.mv)).collect();
         if parts.is_empty() {
             return Err(explain_illegal(pos, &MoveText::Piece(bare)));
@@ -66,7 +69,11 @@ impl Dialect for BuildingDialect {
     /// SAN with the placement, disambiguated among the legal turns that add
     /// the same square.
     fn write_move(&self, pos: &Position, mv: &Move) -> String {
-        write_turn(pos, &rivals(&parts(pos)), mv)
+        let Move::Piece(m) = mv else {
+            return write_san(pos, mv, &[]);
+        };
+        // Its rivals are the moves of its kind onto its square.
+        write_turn(pos, &rivals(&parts_to(pos, m.role, m.to)), mv)
     }
 
     /// The turns of one position written from one generation of them: a
@@ -75,6 +82,19 @@ impl Dialect for BuildingDialect {
         let parts = parts(pos);
         let rivals = rivals(&parts);
         moves.iter().map(|m| write_turn(pos, &rivals, m)).collect()
+    }
+}
+
+/// The kind of piece a text names: its letter, or, for a move written
+/// without one from a square to a square (`b1c3`, which `piece_matches`
+/// lets name any piece), the kind standing on that square.
+fn written_role(pos: &Position, t: &PieceText) -> Role {
+    match (t.roles.is_empty(), t.from_file, t.from_rank) {
+        (true, Some(f), Some(r)) => pos
+            .board
+            .piece_at(Square::new(f, r))
+            .map_or(Role::Pawn, |p| p.role),
+        _ => t.mover(),
     }
 }
 
