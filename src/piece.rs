@@ -7,22 +7,24 @@
 use crate::color::Color;
 use std::fmt;
 
-/// A piece kind, named by its letter.
+/// A piece kind, named by its letter: a small number, so that a variant
+/// may bring kinds of its own beside the eight built-in ones below.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Role {
-    King = 0,
-    Queen = 1,
-    Rook = 2,
-    Bishop = 3,
-    Knight = 4,
-    Pawn = 5,
-    /// The Disintegration Chess Fye'tin (DI-5).
-    Fyetin = 6,
-    /// The Kristensen barrier pawn, `W` for wall (KR-6).
-    Barrier = 7,
-}
+pub struct Role(u8);
 
+#[allow(non_upper_case_globals)]
 impl Role {
+    pub const King: Role = Role(0);
+    pub const Queen: Role = Role(1);
+    pub const Rook: Role = Role(2);
+    pub const Bishop: Role = Role(3);
+    pub const Knight: Role = Role(4);
+    pub const Pawn: Role = Role(5);
+    /// The Disintegration Chess Fye'tin (DI-5).
+    pub const Fyetin: Role = Role(6);
+    /// The Kristensen barrier pawn, `W` for wall (KR-6).
+    pub const Barrier: Role = Role(7);
+
     pub const ALL: [Role; 8] = [
         Role::King,
         Role::Queen,
@@ -36,47 +38,29 @@ impl Role {
 
     /// Upper-case letter.
     pub fn char(self) -> char {
-        match self {
-            Role::King => 'K',
-            Role::Queen => 'Q',
-            Role::Rook => 'R',
-            Role::Bishop => 'B',
-            Role::Knight => 'N',
-            Role::Pawn => 'P',
-            Role::Fyetin => 'F',
-            Role::Barrier => 'W',
-        }
+        b"KQRBNPFW"[self.index()] as char
     }
 
     pub fn from_char(c: char) -> Option<Role> {
-        Some(match c.to_ascii_uppercase() {
-            'K' => Role::King,
-            'Q' => Role::Queen,
-            'R' => Role::Rook,
-            'B' => Role::Bishop,
-            'N' => Role::Knight,
-            'P' => Role::Pawn,
-            'F' => Role::Fyetin,
-            'W' => Role::Barrier,
-            _ => return None,
-        })
+        let i = "KQRBNPFW".find(c.to_ascii_uppercase())?;
+        Some(Role(i as u8))
     }
 
     pub fn name(self) -> &'static str {
-        match self {
-            Role::King => "king",
-            Role::Queen => "queen",
-            Role::Rook => "rook",
-            Role::Bishop => "bishop",
-            Role::Knight => "knight",
-            Role::Pawn => "pawn",
-            Role::Fyetin => "Fye'tin",
-            Role::Barrier => "barrier pawn",
-        }
+        [
+            "king",
+            "queen",
+            "rook",
+            "bishop",
+            "knight",
+            "pawn",
+            "Fye'tin",
+            "barrier pawn",
+        ][self.index()]
     }
 
-    pub fn index(self) -> usize {
-        self as usize
+    pub const fn index(self) -> usize {
+        self.0 as usize
     }
 
     pub fn from_index(i: usize) -> Role {

@@ -145,6 +145,12 @@ fn shape(role: Role, kristensen: bool) -> Shape {
             ],
             dots: &[],
         },
+        // A kind without a drawing of its own: a ring.
+        _ => Shape {
+            bodies: &["M50 43m-27 0a27 27 0 1 0 54 0a27 27 0 1 0-54 0"],
+            lines: &[],
+            dots: &[],
+        },
     }
 }
 

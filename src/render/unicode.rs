@@ -19,16 +19,20 @@ pub fn glyph(piece: Piece) -> char {
         (Color::White, Role::Bishop) => '♗',
         (Color::White, Role::Knight) => '♘',
         (Color::White, Role::Pawn) => '♙',
-        (Color::White, Role::Fyetin) => 'Ⓕ',
-        (Color::White, Role::Barrier) => 'Ⓦ',
         (Color::Black, Role::King) => '♚',
         (Color::Black, Role::Queen) => '♛',
         (Color::Black, Role::Rook) => '♜',
         (Color::Black, Role::Bishop) => '♝',
         (Color::Black, Role::Knight) => '♞',
         (Color::Black, Role::Pawn) => '♟',
-        (Color::Black, Role::Fyetin) => 'ⓕ',
-        (Color::Black, Role::Barrier) => 'ⓦ',
+        // Any other kind: its letter in a ring (Ⓕ, ⓦ).
+        (color, role) => {
+            let base = match color {
+                Color::White => 0x24b6,
+                Color::Black => 0x24d0,
+            };
+            char::from_u32(base + (role.char() as u32 - 'A' as u32)).unwrap_or(role.char())
+        }
     }
 }
 

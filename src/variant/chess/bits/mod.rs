@@ -47,12 +47,12 @@ const RANK_1: u64 = 0xff;
 /// The light squares (a1 is dark, BU-3's pattern).
 const LIGHT: u64 = 0x55aa_55aa_55aa_55aa;
 
-const K: usize = Role::King as usize;
-const Q: usize = Role::Queen as usize;
-const R: usize = Role::Rook as usize;
-const B: usize = Role::Bishop as usize;
-const N: usize = Role::Knight as usize;
-const P: usize = Role::Pawn as usize;
+const K: usize = Role::King.index();
+const Q: usize = Role::Queen.index();
+const R: usize = Role::Rook.index();
+const B: usize = Role::Bishop.index();
+const N: usize = Role::Knight.index();
+const P: usize = Role::Pawn.index();
 
 /// The roles of FIDE chess, by index (the first six of [`Role::ALL`]).
 const ROLES: &[Role] = Role::ALL.split_at(6).0;
