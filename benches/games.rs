@@ -71,7 +71,8 @@ fn random_game(variant: Variant, rng: &mut Rng, plies: usize) -> (String, usize)
 }
 
 fn corpus(variant: Variant, games: usize, dir: &Path) -> (PathBuf, usize) {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (variant as u64 + 1));
+    let mut rng =
+        Rng(0x9E37_79B9_7F4A_7C15 ^ (variant.built_in_index().unwrap_or_default() as u64 + 1));
     let mut text = String::new();
     let mut plies = 0;
     for i in 0..games {

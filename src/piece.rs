@@ -36,18 +36,42 @@ impl Role {
         Role::Barrier,
     ];
 
+    /// The letter of every kind: the eight built in first, then every
+    /// other letter, one kind each, for the pieces a defined variant
+    /// brings (its archbishop `A`, its chancellor `C`). What such a kind
+    /// is called and how it moves is the variant's to say.
+    const LETTERS: &'static [u8; 26] = b"KQRBNPFWACDEGHIJLMOSTUVXYZ";
+
     /// Upper-case letter.
     pub fn char(self) -> char {
-        b"KQRBNPFW"[self.index()] as char
+        Role::LETTERS[self.index()] as char
     }
 
+    /// The built-in kind of a letter, either case.
     pub fn from_char(c: char) -> Option<Role> {
-        let i = "KQRBNPFW".find(c.to_ascii_uppercase())?;
+        Role::from_letter(c).filter(|r| r.is_built_in())
+    }
+
+    /// The kind of any Latin letter, either case: a built-in kind or a
+    /// kind a defined variant may bring.
+    pub fn from_letter(c: char) -> Option<Role> {
+        let u = c.to_ascii_uppercase();
+        if !u.is_ascii_uppercase() {
+            return None;
+        }
+        let i = Role::LETTERS.iter().position(|&l| l == u as u8)?;
         Some(Role(i as u8))
     }
 
+    /// One of the eight kinds with rules of their own in this program.
+    pub fn is_built_in(self) -> bool {
+        self.index() < Role::ALL.len()
+    }
+
+    /// The built-in kinds' names; another kind is named by its letter
+    /// here (`piece A`), and by its variant where that knows better.
     pub fn name(self) -> &'static str {
-        [
+        const NAMES: [&str; 26] = [
             "king",
             "queen",
             "rook",
@@ -56,15 +80,36 @@ impl Role {
             "pawn",
             "Fye'tin",
             "barrier pawn",
-        ][self.index()]
+            "piece A",
+            "piece C",
+            "piece D",
+            "piece E",
+            "piece G",
+            "piece H",
+            "piece I",
+            "piece J",
+            "piece L",
+            "piece M",
+            "piece O",
+            "piece S",
+            "piece T",
+            "piece U",
+            "piece V",
+            "piece X",
+            "piece Y",
+            "piece Z",
+        ];
+        NAMES[self.index()]
     }
 
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// The kind of an [`Role::index`] (below 26).
     pub fn from_index(i: usize) -> Role {
-        Role::ALL[i]
+        debug_assert!(i < Role::LETTERS.len());
+        Role(i as u8)
     }
 }
 
@@ -117,12 +162,15 @@ pub struct Roles(pub u32);
 impl Roles {
     pub const EMPTY: Roles = Roles(0);
 
+    /// One piece of a built-in kind (none of another: a stack holds such
+    /// a piece alone, [`Stack::single`]).
     pub fn one(role: Role) -> Roles {
-        Roles(1 << (4 * role.index()))
+        Roles(1u32.checked_shl(4 * role.index() as u32).unwrap_or(0))
     }
 
+    /// How many of a built-in kind (none of another).
     pub fn count(self, role: Role) -> u32 {
-        (self.0 >> (4 * role.index())) & 0xf
+        self.0.checked_shr(4 * role.index() as u32).unwrap_or(0) & 0xf
     }
 
     pub fn len(self) -> u32 {
@@ -143,7 +191,7 @@ impl Roles {
         if self.count(role) == 15 {
             self
         } else {
-            Roles(self.0 + (1 << (4 * role.index())))
+            Roles(self.0 + Roles::one(role).0)
         }
     }
 
@@ -235,6 +283,11 @@ pub struct Stack(u64);
 
 const COLOR_BIT: u64 = 1 << 32;
 
+/// Where a stack keeps the one piece of a kind beyond the built-in eight
+/// (a defined variant's, which never stack): its role's number, in the
+/// byte above the built-in kinds' counts and the colour.
+const OTHER_SHIFT: u32 = 40;
+
 impl Stack {
     pub const EMPTY: Stack = Stack(0);
     pub const OFF: Stack = Stack(u64::MAX);
@@ -244,6 +297,13 @@ impl Stack {
     pub(crate) const EDGE: Stack = Stack(u64::MAX - 1);
 
     pub fn single(piece: Piece) -> Stack {
+        if !piece.role.is_built_in() {
+            let c = match piece.color {
+                Color::White => 0,
+                Color::Black => COLOR_BIT,
+            };
+            return Stack(c | (piece.role.0 as u64) << OTHER_SHIFT);
+        }
         Stack::of(piece.color, Roles::one(piece.role))
     }
 
@@ -280,6 +340,16 @@ impl Stack {
         }
     }
 
+    /// The piece here of a kind beyond the built-in eight, if that is
+    /// what stands here.
+    fn other(self) -> Option<Role> {
+        let code = (self.0 >> OTHER_SHIFT) as u8;
+        (self.is_occupied() && code != 0 && (code as usize) < Role::LETTERS.len())
+            .then_some(Role(code))
+    }
+
+    /// The built-in kinds here, counted (none for a piece of another
+    /// kind: see [`Stack::piece`]).
     pub fn roles(self) -> Roles {
         if self.is_off() {
             Roles::EMPTY
@@ -293,6 +363,12 @@ impl Stack {
         if self.is_off() {
             return None;
         }
+        if let Some(role) = self.other() {
+            return Some(Piece {
+                color: self.color(),
+                role,
+            });
+        }
         self.roles().single().map(|role| Piece {
             color: self.color(),
             role,
@@ -301,11 +377,19 @@ impl Stack {
 
     /// True when a piece of `color` and `role` is in this stack.
     pub fn has(self, color: Color, role: Role) -> bool {
-        self.is_occupied() && self.color() == color && self.roles().contains(role)
+        self.is_occupied()
+            && self.color() == color
+            && match self.other() {
+                Some(r) => r == role,
+                None => role.is_built_in() && self.roles().contains(role),
+            }
     }
 
     pub fn len(self) -> u32 {
-        self.roles().len()
+        match self.other() {
+            Some(_) => 1,
+            None => self.roles().len(),
+        }
     }
 
     /// All pieces here, one by one, in the stack's canonical order.
@@ -316,9 +400,11 @@ impl Stack {
         } else {
             Roles::EMPTY
         };
+        let other = self.other().map(|role| Piece { color, role });
         roles
             .iter_in(&STACK_ORDER)
             .map(move |role| Piece { color, role })
+            .chain(other)
     }
 }
 

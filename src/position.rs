@@ -301,7 +301,7 @@ impl Position {
     pub fn find(&self, color: Color, role: Role) -> Vec<usize> {
         self.board
             .cells_of(color)
-            .filter(|&i| self.board.cell(i).roles().contains(role))
+            .filter(|&i| self.board.cell(i).has(color, role))
             .collect()
     }
 

@@ -14,7 +14,7 @@ use postal::{Move, Position, Variant};
 
 /// The positions of a few random games of `variant`, the start first.
 fn positions(variant: Variant, games: usize, plies: usize) -> Vec<Position> {
-    let mut rng = Rng::new(variant as u64 + 7);
+    let mut rng = Rng::new(variant.built_in_index().unwrap_or_default() as u64 + 7);
     let mut out = Vec::new();
     for _ in 0..games {
         let start = Position::start(variant);

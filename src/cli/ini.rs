@@ -61,6 +61,23 @@ pub fn lookup(flag: Option<&Path>, name: &str) -> Result<Option<Def>, CliError> 
     Ok(None)
 }
 
+/// Makes the variant `name` of the file given (if one is given and it
+/// defines that name) a variant every command plays: the registered
+/// variant, or `Ok(None)` when the name is left to the built-in games.
+/// A name the file refused fails with the refusal.
+pub fn register(flag: Option<&Path>, name: &str) -> Result<Option<crate::Variant>, CliError> {
+    let Some(path) = file(flag) else {
+        return Ok(None);
+    };
+    let shown = path.display().to_string();
+    match lookup(Some(&path), name)? {
+        Some(def) => crate::variant::defined::register(&def, &shown)
+            .map(Some)
+            .map_err(|e| CliError::usage(format!("{shown}: [{}]: {e}", def.name))),
+        None => Ok(None),
+    }
+}
+
 /// The position a command starts from: `--position FEN` or the start,
 /// then `--moves` (UCI moves separated by spaces) played on it.
 pub fn position(def: &Def, fen: Option<&str>, moves: Option<&str>) -> Result<Pos, CliError> {

@@ -52,6 +52,11 @@ pub struct Args {
     /// (`postal referee adjudicate`), never claimed or swept.
     #[arg(long)]
     pub no_forfeit: bool,
+    /// Variants defined in this variants.ini file (default:
+    /// $POSTAL_VARIANTS; postal-variants(5)). The game's file carries the
+    /// definition of its variant from then on.
+    #[arg(long, value_name = "FILE")]
+    pub variants: Option<PathBuf>,
     #[command(flatten)]
     pub mail: super::mail::MailFlags,
 }
@@ -65,7 +70,10 @@ fn player(text: Option<&str>) -> Result<Player, CliError> {
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     super::mail::check_settings(&args.mail)?;
-    let v = variant_arg(&args.variant)?;
+    let v = match super::ini::register(args.variants.as_deref(), &args.variant)? {
+        Some(v) => v,
+        None => variant_arg(&args.variant)?,
+    };
     let start = start_position(v, args.position.as_deref(), None)?;
     let players = Players {
         white: player(args.white.as_deref())?,

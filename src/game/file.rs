@@ -495,6 +495,11 @@ impl fmt::Display for Ending {
 pub struct GameFile {
     pub format: String,
     pub variant: String,
+    /// The definition of a variant defined by the user (issue 33): its
+    /// variants.ini text, parents included, so that the game plays and
+    /// checks the same when the file it came from changes or is lost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub definition: Option<String>,
     /// The start position text.
     pub start: String,
     #[serde(default)]

@@ -111,6 +111,7 @@ impl Game {
         let file = GameFile {
             format: FORMAT.to_string(),
             variant: start.variant.name().to_string(),
+            definition: start.variant.defined().map(|d| d.def.source.clone()),
             start: text.clone(),
             players,
             time_control,
@@ -171,8 +172,12 @@ impl Game {
     /// [`Game::from_file`], with the plain moves of chess and Gardner's
     /// minichess replayed on the bitboards ([`plain_ply`]) when `plain`.
     fn from_file_with(file: GameFile, plain: bool) -> Result<Game, GameError> {
-        let variant = Variant::from_name(&file.variant)
-            .ok_or_else(|| GameError::Corrupt(format!("unknown variant {:?}", file.variant)))?;
+        let variant = match &file.definition {
+            Some(text) => crate::variant::defined::from_text(text, &file.variant)
+                .map_err(|e| GameError::Corrupt(format!("the variant's definition: {e}")))?,
+            None => Variant::from_name(&file.variant)
+                .ok_or_else(|| GameError::Corrupt(format!("unknown variant {:?}", file.variant)))?,
+        };
         let start = Position::from_text(variant, &file.start).map_err(|e| {
             GameError::Corrupt(format!(
                 "the start position {:?} does not read: {e}",

@@ -99,6 +99,12 @@ pub fn read(variant: Variant, text: &str) -> Result<Position, ParseError> {
 /// placements that are not positions of their own, such as the Swap Chess
 /// KO placement (SW-9).
 pub fn read_unvalidated(variant: Variant, text: &str) -> Result<Position, ParseError> {
+    if let Some(d) = variant.defined() {
+        // In Fairy-Stockfish's conventions, read by the variant's engine.
+        return crate::variant::ini::board::Pos::from_fen(&d.def, text)
+            .map(|p| d.position(p))
+            .map_err(|m| err(Span::new(0, text.len()), m));
+    }
     let spec = variant.spec();
     let mut fields = fields(text);
     if fields.is_empty() {
@@ -408,6 +414,9 @@ pub fn write_placement(board: &Board) -> String {
 
 /// Writes a position's text.
 pub fn write(pos: &Position) -> String {
+    if let (Some(d), crate::variant::Extra::Defined(p)) = (pos.variant.defined(), &pos.extra) {
+        return p.to_fen(&d.def);
+    }
     let mut out = write_placement(&pos.board);
     out.push(' ');
     out.push(pos.turn.char());

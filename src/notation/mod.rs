@@ -24,9 +24,12 @@ impl Position {
     /// The variant's start position (its `Spec::start` text).
     pub fn start(variant: Variant) -> Position {
         // Read from its text once, then copied.
-        static STARTS: [std::sync::OnceLock<Position>; 16] =
-            [const { std::sync::OnceLock::new() }; 16];
-        STARTS[variant as usize]
+        static STARTS: [std::sync::OnceLock<Position>; 7] =
+            [const { std::sync::OnceLock::new() }; 7];
+        if let Some(d) = variant.defined() {
+            return d.position(d.def.start());
+        }
+        STARTS[variant.built_in_index().unwrap_or_default()]
             .get_or_init(|| {
                 let spec = variant.spec();
                 fen::read(variant, spec.start)

@@ -113,7 +113,9 @@ pub struct ParsedMove {
 /// ChessBase's figurine output write them) name their piece kind too.
 pub fn piece_letter(c: char) -> Option<Role> {
     if c.is_ascii_uppercase() {
-        return Role::from_char(c);
+        // Any letter: a defined variant names its pieces as it likes
+        // (Capablanca's `A`, `C`); the position says whether it has one.
+        return Role::from_letter(c);
     }
     FIGURINES
         .iter()
@@ -274,7 +276,7 @@ fn placement(input: &str) -> IResult<&str, Option<Square>> {
 
 /// The promotion of a coordinate move as engines write it: `e7e8q`.
 fn coordinate_promotion(input: &str) -> IResult<&str, Vec<Role>> {
-    let role = |c: char| Role::from_char(c.to_ascii_uppercase()).filter(|&r| r != Role::Pawn);
+    let role = |c: char| Role::from_letter(c).filter(|&r| r != Role::Pawn);
     map(
         satisfy(move |c| c.is_ascii_lowercase() && role(c).is_some()),
         move |c| role(c).into_iter().collect(),
@@ -412,15 +414,22 @@ pub fn piece_matches(t: &PieceText, m: &PieceMove) -> bool {
         && t.from_rank.is_none_or(|r| r == m.from.rank)
         && !matches!(m.kind, MoveKind::Castle { .. })
         && t.place.is_none_or(|p| m.place == Some(p))
-        && (t.promotions.is_empty() || {
-            // CO-16: the promotions are a multiset, whoever is written first.
-            let written = t.promotions.iter().fold(Roles::EMPTY, |r, &x| r.with(x));
-            let made = match m.promotion {
-                Some(p) => m.carried_promotions.with(p),
-                None => m.carried_promotions,
-            };
-            written == made
-        })
+        && (t.promotions.is_empty() || promotions_match(&t.promotions, m))
+}
+
+/// Are the promotions written those `m` makes? One promotion is the
+/// mover's (of any kind, a defined variant's too); several are a Corral
+/// stack's, a multiset whichever is written first (CO-16).
+fn promotions_match(written: &[Role], m: &PieceMove) -> bool {
+    if m.carried_promotions.is_empty() {
+        return written.len() == 1 && m.promotion == Some(written[0]);
+    }
+    let written = written.iter().fold(Roles::EMPTY, |r, &x| r.with(x));
+    let made = match m.promotion {
+        Some(p) => m.carried_promotions.with(p),
+        None => m.carried_promotions,
+    };
+    written == made
 }
 
 fn castle_matches(long: bool, m: &PieceMove) -> bool {
@@ -461,7 +470,18 @@ pub fn resolve_in_list(pos: &Position, text: &MoveText, legal: &[Move]) -> Resul
         (MoveText::Castle { long }, Move::Piece(m)) => castle_matches(*long, m),
         _ => false,
     };
-    let found: Vec<&Move> = legal.iter().filter(matches).collect();
+    let mut found: Vec<&Move> = legal.iter().filter(matches).collect();
+    // Where a pawn may promote or stay a pawn (a defined variant without
+    // `mandatoryPawnPromotion`), no promotion written is the pawn's stay.
+    if let MoveText::Piece(t) = text {
+        let stays = |m: &Move| m.piece().is_some_and(|p| p.promotion.is_none());
+        if found.len() > 1
+            && t.promotions.is_empty()
+            && found.iter().filter(|m| stays(m)).count() == 1
+        {
+            found.retain(|m| stays(m));
+        }
+    }
     match found.as_slice() {
         [one] => Ok((*one).clone()),
         [] => Err(explain_illegal(pos, text)),
@@ -740,12 +760,16 @@ fn write_piece_san(
         return;
     }
     if m.role == Role::Pawn && m.carried.is_empty() {
-        if capture {
-            if m.from.is_algebraic() {
+        // A pawn's file before a capture; before a step too where another
+        // pawn steps there (a defined variant's pawn that moves aside).
+        if capture || !alone(None, None) {
+            if m.from.is_algebraic() && (capture || alone(Some(m.from.file), None)) {
                 s.push(m.from.file_char().unwrap_or('?'));
             } else {
                 let _ = write!(s, "{}", m.from);
             }
+        }
+        if capture {
             s.push('x');
         }
     } else {

@@ -175,6 +175,14 @@ pub fn def(piece: Piece, kristensen: bool) -> String {
             "<path d=\"{d}\" fill=\"none\" stroke=\"{detail}\"/>"
         ));
     }
+    if !piece.role.is_built_in() {
+        // A defined variant's piece: its letter in the ring, in the
+        // built-in font (`png`), so it reads the same in SVG and PNG.
+        out.push_str(&format!(
+            "<text x=\"50\" y=\"55\" text-anchor=\"middle\" font-family=\"Go\" font-size=\"34\" fill=\"{detail}\" stroke=\"none\">{}</text>",
+            piece.role.char()
+        ));
+    }
     for (x, y, r) in s.dots {
         out.push_str(&format!(
             "<circle cx=\"{x}\" cy=\"{y}\" r=\"{r}\" fill=\"{detail}\" stroke=\"none\"/>"

@@ -310,8 +310,33 @@ impl Diagram {
             Some(Variant::Kristensen) => vec![Role::Rook, Role::Bishop, Role::Barrier],
             _ => Vec::new(),
         };
-        for role in [Role::Fyetin, Role::Barrier] {
-            let present = board.occupied().any(|(_, st)| st.roles().contains(role));
+        // A defined variant's kinds beyond FIDE's are named too, in the
+        // order of their letters.
+        let mut others: Vec<Role> = match variant {
+            Some(Variant::Defined(_)) => board
+                .occupied()
+                .flat_map(|(_, st)| st.pieces())
+                .map(|p| p.role)
+                .filter(|&r| {
+                    !matches!(
+                        r,
+                        Role::King
+                            | Role::Queen
+                            | Role::Rook
+                            | Role::Bishop
+                            | Role::Knight
+                            | Role::Pawn
+                    )
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        others.sort_by_key(|r| r.char());
+        others.dedup();
+        for role in [Role::Fyetin, Role::Barrier].into_iter().chain(others) {
+            let present = board
+                .occupied()
+                .any(|(_, st)| st.pieces().any(|p| p.role == role));
             if present && !legend.contains(&role) {
                 legend.push(role);
             }
@@ -372,6 +397,18 @@ impl Diagram {
     /// KR-4), drawn with their own glyphs.
     pub fn kristensen(&self) -> bool {
         self.variant == Some(Variant::Kristensen)
+    }
+
+    /// What the legend says of a kind: a defined variant's name for it
+    /// and its movement (issue 33), else the built-in words.
+    pub fn legend_text(&self, role: Role) -> String {
+        match self.variant.and_then(Variant::defined) {
+            Some(d) => match d.piece_name(role) {
+                Some(name) => name,
+                None => role.name().to_string(),
+            },
+            None => glyphs::legend_text(role, self.kristensen()).to_string(),
+        }
     }
 }
 

@@ -153,7 +153,7 @@ fn layout(d: &Diagram) -> Layout {
         let text_x = x0 + LEGEND_GLYPH + 10;
         let room = (cols * UNIT - LEGEND_GLYPH - 10).max(LEGEND_MIN_WIDTH);
         for &role in &d.legend {
-            let lines = wrap(glyphs::legend_text(role, d.kristensen()), room);
+            let lines = wrap(&d.legend_text(role), room);
             let widest = lines.iter().map(|l| text_width(l, LEGEND_FONT)).max();
             width = width.max(text_x + widest.unwrap_or(0) + PAD);
             let height = (lines.len() as i64 * LEGEND_LEADING + 14).max(LEGEND_LINE);

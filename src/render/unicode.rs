@@ -50,10 +50,7 @@ pub fn legend(diagram: &Diagram) -> String {
     for &role in &diagram.legend {
         let w = glyph(Piece::new(Color::White, role));
         let b = glyph(Piece::new(Color::Black, role));
-        out.push_str(&format!(
-            " {w} {b}  {}\n",
-            super::glyphs::legend_text(role, diagram.kristensen())
-        ));
+        out.push_str(&format!(" {w} {b}  {}\n", diagram.legend_text(role)));
     }
     out
 }

@@ -6,6 +6,7 @@
 pub mod building;
 pub mod chess;
 pub mod corral;
+pub mod defined;
 pub mod disintegration;
 pub mod gardner;
 pub mod ini;
@@ -51,6 +52,9 @@ pub enum Variant {
     Corral,
     Disintegration,
     Kristensen,
+    /// A variant defined by the user, by its number in the registry of
+    /// [`defined`].
+    Defined(u16),
 }
 
 impl Variant {
@@ -73,11 +77,35 @@ impl Variant {
             Variant::Corral => &corral::Corral,
             Variant::Disintegration => &disintegration::Disintegration,
             Variant::Kristensen => &kristensen::Kristensen,
+            Variant::Defined(id) => defined::get(id).rules(),
         }
     }
 
     pub fn spec(self) -> &'static Spec {
         self.rules().spec()
+    }
+
+    /// The registered definition of a defined variant.
+    pub fn defined(self) -> Option<&'static defined::Defined> {
+        match self {
+            Variant::Defined(id) => Some(defined::get(id)),
+            _ => None,
+        }
+    }
+
+    /// The built-in variant's place in [`Variant::ALL`]; `None` for a
+    /// defined one.
+    pub fn built_in_index(self) -> Option<usize> {
+        Some(match self {
+            Variant::Chess => 0,
+            Variant::Gardner => 1,
+            Variant::Swap => 2,
+            Variant::Building => 3,
+            Variant::Corral => 4,
+            Variant::Disintegration => 5,
+            Variant::Kristensen => 6,
+            Variant::Defined(_) => return None,
+        })
     }
 
     /// The variant's name on the command line: `chess`, `swap`, ...
@@ -92,6 +120,7 @@ impl Variant {
         match self {
             Variant::Chess => "chess",
             Variant::Gardner => "gardner",
+            Variant::Defined(_) => self.spec().name,
             _ => self.spec().title,
         }
     }
@@ -100,18 +129,29 @@ impl Variant {
     /// apostrophes and a trailing "chess" ("Swap Chess", "Kristensen's Game").
     pub fn from_name(text: &str) -> Option<Variant> {
         let key = name_key(text);
-        Variant::ALL.into_iter().find(|v| {
-            let spec = v.spec();
-            name_key(spec.name) == key
-                || name_key(spec.title) == key
-                || spec.aliases.iter().any(|a| name_key(a) == key)
-        })
+        // A defined variant's name is exact (Fairy-Stockfish's are), and
+        // may not take a built-in's: the built-ins come first.
+        Variant::ALL
+            .into_iter()
+            .find(|v| {
+                let spec = v.spec();
+                name_key(spec.name) == key
+                    || name_key(spec.title) == key
+                    || spec.aliases.iter().any(|a| name_key(a) == key)
+            })
+            .or_else(|| defined::find(text.trim()))
     }
 
     /// The compiled movement tables of this variant.
     pub fn tables(self) -> &'static Tables {
-        static TABLES: [OnceLock<Tables>; 16] = [const { OnceLock::new() }; 16];
-        TABLES[self as usize].get_or_init(|| Tables::build(self.spec()))
+        static TABLES: [OnceLock<Tables>; 7] = [const { OnceLock::new() }; 7];
+        match self {
+            Variant::Defined(id) => defined::get(id).tables(),
+            _ => {
+                let i = self.built_in_index().unwrap_or_default();
+                TABLES[i].get_or_init(|| Tables::build(self.spec()))
+            }
+        }
     }
 }
 
@@ -290,6 +330,8 @@ pub enum Extra {
     Corral(corral::State),
     Disintegration(disintegration::State),
     Kristensen(kristensen::State),
+    /// A defined variant's position as its engine keeps it.
+    Defined(Box<ini::board::Pos>),
 }
 
 /// What a variant's rules promise beyond the general [`Rules`] methods,

@@ -551,8 +551,11 @@ variants defined in Fairy\\-Stockfish's variants.ini format\n.SH SYNOPSIS\n{}\n.
         italic("FILE.ini")
     );
     text.push_str(&roff(
-        "postal variants, perft and moves read chess-like variants from a file in the format of \
-Fairy-Stockfish's variants.ini, given with --variants FILE or POSTAL_VARIANTS. A section is \
+        "postal variants, perft, moves and new read chess-like variants from a file in the format of \
+Fairy-Stockfish's variants.ini, given with --variants FILE or POSTAL_VARIANTS. A game started \
+by postal new carries its variant's definition in its state file, so that move, mail, show, \
+the referee and the rest play it as they play the built-in games, in SAN (a piece of the \
+variant's own is named by its letter: Ae3, e8=C), with the file gone or changed. A section is \
 [name] (Fairy-Stockfish's defaults with no pieces) or [name:parent], the parent one of the \
 file's earlier sections, the built-in chess (also called fairy), or one of the Fairy-Stockfish \
 built-in games listed under PARENTS. A section may not take the name of a Fairy-Stockfish \

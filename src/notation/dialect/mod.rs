@@ -35,10 +35,14 @@ pub trait Dialect: Sync {
     fn write_move(&self, pos: &Position, mv: &Move) -> String {
         let rivals = match mv {
             // Castling and a pawn's move (carrying nothing) are written
-            // without telling them from other moves (`san::write_san`).
+            // without telling them from other moves (`san::write_san`);
+            // but for a defined variant's pawns, which may step aside
+            // onto a square another steps onto (Breakthrough's).
             Move::Piece(m)
                 if matches!(m.kind, MoveKind::Castle { .. })
-                    || (m.role == Role::Pawn && m.carried.is_empty()) =>
+                    || (m.role == Role::Pawn
+                        && m.carried.is_empty()
+                        && pos.variant.defined().is_none()) =>
             {
                 Vec::new()
             }
@@ -92,7 +96,7 @@ fn has_another(pos: &Position, role: Role) -> bool {
     let board = &pos.board;
     board
         .cells_of(pos.turn)
-        .filter(|&i| board.cell(i).roles().contains(role))
+        .filter(|&i| board.cell(i).has(pos.turn, role))
         .nth(1)
         .is_some()
 }
@@ -105,7 +109,8 @@ impl Dialect for Fide {}
 /// The dialect of a variant.
 pub fn dialect(variant: Variant) -> &'static dyn Dialect {
     match variant {
-        Variant::Chess | Variant::Gardner => &Fide,
+        // A defined variant is written as FIDE chess is: SAN.
+        Variant::Chess | Variant::Gardner | Variant::Defined(_) => &Fide,
         Variant::Swap => &swap::SwapDialect,
         Variant::Building => &building::BuildingDialect,
         Variant::Corral => &corral::CorralDialect,

@@ -1,0 +1,338 @@
+//! Variants defined by the user (issue 33): a definition read from a
+//! variants.ini file ([`super::ini`]), registered as a [`Variant`] like the
+//! built-in games so that every command plays it. Its rules are the ini
+//! engine's ([`super::ini::gen`], checked against Fairy-Stockfish); a
+//! [`Position`] of it carries the engine's own position in its
+//! [`Extra`], and shows the same pieces on its board for the notation and
+//! the pictures. Each kind of piece is the [`Role`] of its letter.
+//!
+//! A definition is registered once per process and kept for its life:
+//! the registry only grows, by the definitions a run reads (a file's,
+//! or the one a state file carries), so that a [`Variant`] stays `Copy`.
+
+use super::ini::board::{Mv, Pos, Special};
+use super::ini::def::{Def, Part};
+use super::ini::gen;
+use super::{Extra, Rules, Spec, Tables, Variant};
+use crate::board::Board;
+use crate::color::Color;
+use crate::mv::{Move, MoveKind, PieceMove};
+use crate::piece::{Piece, Role, Stack};
+use crate::position::{Castling, Effects, GameResult, Outcome, Position};
+use crate::square::Square;
+use std::sync::RwLock;
+
+/// A registered definition: what the rest of the program reads of a
+/// variant, built from it once.
+pub struct Defined {
+    pub def: Def,
+    /// Where it was read from, for `postal variants`.
+    pub file: String,
+    spec: Spec,
+    tables: Tables,
+    /// The role of each kind, by index into `def.kinds`.
+    roles: Vec<Role>,
+    rules: DefinedRules,
+}
+
+/// The rules of one registered definition.
+pub struct DefinedRules {
+    id: u16,
+}
+
+static REGISTRY: RwLock<Vec<&'static Defined>> = RwLock::new(Vec::new());
+
+/// Most definitions one run registers.
+const MOST: usize = 4096;
+
+fn leak(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
+}
+
+/// Registers a loaded definition (again: the same definition gives the
+/// same variant) and returns its variant. Refused when a piece's letter
+/// is not a Latin letter, which no [`Role`] names.
+pub fn register(def: &Def, file: &str) -> Result<Variant, String> {
+    let mut registry = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
+    if let Some(d) = registry.iter().find(|d| d.def == *def) {
+        return Ok(d.spec.variant);
+    }
+    if registry.len() >= MOST {
+        return Err(format!("more than {MOST} variants defined in one run"));
+    }
+    let mut roles = Vec::with_capacity(def.kinds.len());
+    for k in &def.kinds {
+        let role = Role::from_letter(k.letter).ok_or_else(|| {
+            format!(
+                "the {} has the letter `{}`; postal names pieces by Latin letters",
+                k.name, k.letter
+            )
+        })?;
+        roles.push(role);
+    }
+    let id = registry.len() as u16;
+    let variant = Variant::Defined(id);
+    let summary = format!(
+        "defined in {file}: {} x {}, {}",
+        def.files,
+        def.ranks,
+        def.kinds
+            .iter()
+            .map(|k| format!("{} {}", k.letter, k.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let spec = Spec {
+        name: leak(def.name.clone()),
+        title: leak(def.name.clone()),
+        aliases: &[],
+        summary: leak(summary),
+        files: def.files as i16,
+        ranks: def.ranks as i16,
+        start: leak(def.start_fen.clone()),
+        pieces: &[],
+        promotion: &[],
+        promotion_ranks: None,
+        double_step_ranks: &[],
+        en_passant: false,
+        castling: false,
+        board_grows: false,
+        stacks: false,
+        rules_text: leak(def.source.clone()),
+        variant,
+        repetitions_since_reset: false,
+        never_repeats: false,
+        looks_back: false,
+        no_resigning: None,
+    };
+    let tables = Tables::build(&spec);
+    let defined: &'static Defined = Box::leak(Box::new(Defined {
+        def: def.clone(),
+        file: file.to_string(),
+        spec,
+        tables,
+        roles,
+        rules: DefinedRules { id },
+    }));
+    registry.push(defined);
+    Ok(variant)
+}
+
+/// Registers the variant `name` of a definition's text, as a state file
+/// carries it ([`Defined::def`]'s `source`).
+pub fn from_text(text: &str, name: &str) -> Result<Variant, String> {
+    let loaded = super::ini::load(text, "the definition");
+    if let Some(r) = loaded.refusal(name) {
+        return Err(r.to_string());
+    }
+    let def = loaded
+        .defs
+        .iter()
+        .find(|d| d.name == name)
+        .ok_or_else(|| format!("it does not define the variant {name:?}"))?;
+    register(def, "the game file")
+}
+
+/// The registered definition of a variant's id.
+pub fn get(id: u16) -> &'static Defined {
+    REGISTRY.read().unwrap_or_else(|e| e.into_inner())[id as usize]
+}
+
+/// The variant registered last under this name, ignoring case.
+pub fn find(name: &str) -> Option<Variant> {
+    REGISTRY
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .rev()
+        .find(|d| d.def.name.eq_ignore_ascii_case(name))
+        .map(|d| d.spec.variant)
+}
+
+impl Defined {
+    pub fn spec(&self) -> &Spec {
+        &self.spec
+    }
+
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
+    pub fn rules(&self) -> &DefinedRules {
+        &self.rules
+    }
+
+    /// The kind of a role in this variant, if it has one.
+    pub fn kind(&self, role: Role) -> Option<usize> {
+        self.roles.iter().position(|&r| r == role)
+    }
+
+    /// What this variant calls the piece of a role, with its letter and
+    /// its movement in Betza's notation: `archbishop (A): BN`.
+    pub fn piece_name(&self, role: Role) -> Option<String> {
+        let k = &self.def.kinds[self.kind(role)?];
+        Some(match k.part {
+            Part::Pawn | Part::King => format!("{} ({})", k.name, k.letter),
+            Part::Plain => format!("{} ({}): {}", k.name, k.letter, k.betza_text),
+        })
+    }
+
+    /// The position of this variant the engine's position stands for.
+    pub fn position(&self, pos: Pos) -> Position {
+        let mut board = Board::rect(pos.files as i16, pos.ranks as i16);
+        for (sq, man) in pos.cells.iter().enumerate() {
+            if let Some(man) = man {
+                let piece = Piece::new(color(man.color), self.roles[man.kind as usize]);
+                board.set(square(&pos, sq as u8), Stack::single(piece));
+            }
+        }
+        let right = |c: usize, side: usize| pos.castling[c][side].is_some();
+        Position {
+            variant: self.spec.variant,
+            board,
+            turn: color(pos.turn),
+            castling: Castling {
+                white_king: right(0, 0),
+                white_queen: right(0, 1),
+                black_king: right(1, 0),
+                black_queen: right(1, 1),
+            },
+            ep: pos.ep.first().map(|&s| square(&pos, s)),
+            halfmove: pos.halfmove,
+            fullmove: pos.fullmove,
+            extra: Extra::Defined(Box::new(pos)),
+        }
+    }
+
+    /// The program's move for an engine's move in `pos`.
+    fn to_move(&self, pos: &Pos, m: &Mv) -> Move {
+        let kind = pos.cells[m.from as usize].map_or(0, |man| man.kind as usize);
+        let mut pm = PieceMove::new(self.roles[kind], square(pos, m.from), square(pos, m.to));
+        pm.promotion = m.promotion.map(|k| self.roles[k as usize]);
+        pm.kind = match m.special {
+            Special::None => MoveKind::Normal,
+            Special::EnPassant(c) => MoveKind::EnPassant {
+                captured: square(pos, c),
+            },
+            Special::Castle { rook_from, rook_to } => MoveKind::Castle {
+                rook: square(pos, rook_from),
+                rook_to: square(pos, rook_to),
+            },
+        };
+        Move::Piece(pm)
+    }
+}
+
+fn color(c: u8) -> Color {
+    if c == 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+/// The board's square of an engine's square: files and ranks from 1.
+fn square(pos: &Pos, sq: u8) -> Square {
+    let (f, r) = pos.file_rank(sq);
+    Square::new(f as i16 + 1, r as i16 + 1)
+}
+
+impl DefinedRules {
+    fn defined(&self) -> &'static Defined {
+        get(self.id)
+    }
+}
+
+/// The engine's position a position of a defined variant carries.
+fn engine(pos: &Position) -> Option<&Pos> {
+    match &pos.extra {
+        Extra::Defined(p) => Some(p),
+        _ => None,
+    }
+}
+
+/// The rule behind an end of the engine's, named by the key that sets it.
+fn rule_of(why: &str) -> &'static str {
+    match why {
+        "checkmate" => "checkmateValue",
+        "stalemate" => "stalemateValue",
+        "extinction" => "extinctionValue",
+        "flag" => "flagPiece",
+        _ => "nMoveRule",
+    }
+}
+
+impl Rules for DefinedRules {
+    fn spec(&self) -> &'static Spec {
+        &self.defined().spec
+    }
+
+    /// The engine read the position text and checked it.
+    fn validate(&self, pos: &Position) -> Result<(), String> {
+        match engine(pos) {
+            Some(_) => Ok(()),
+            None => Err("not a position of this variant".into()),
+        }
+    }
+
+    fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        let d = self.defined();
+        let Some(p) = engine(pos) else {
+            return Vec::new();
+        };
+        gen::legal_moves(&d.def, p)
+            .iter()
+            .map(|m| d.to_move(p, m))
+            .collect()
+    }
+
+    fn apply(&self, pos: &mut Position, mv: &Move) -> Effects {
+        let d = self.defined();
+        let Some(p) = engine(pos) else {
+            return Effects::default();
+        };
+        let Some(m) = gen::legal_moves(&d.def, p)
+            .into_iter()
+            .find(|m| d.to_move(p, m) == *mv)
+        else {
+            return Effects::default();
+        };
+        let mut effects = Effects::default();
+        let taken = match m.special {
+            Special::EnPassant(c) => Some(c),
+            Special::Castle { .. } => None,
+            Special::None => Some(m.to),
+        };
+        if let Some(at) = taken {
+            if let Some(man) = p.cells[at as usize] {
+                let piece = Piece::new(color(man.color), d.roles[man.kind as usize]);
+                effects.captured.push((square(p, at), piece));
+            }
+        }
+        if let Some(k) = m.promotion {
+            let piece = Piece::new(color(p.turn), d.roles[k as usize]);
+            effects.promoted.push((square(p, m.to), piece));
+        }
+        let next = gen::play(&d.def, p, &m);
+        *pos = d.position(next);
+        effects
+    }
+
+    fn in_check(&self, pos: &Position) -> bool {
+        engine(pos).is_some_and(|p| gen::in_check(&self.defined().def, p))
+    }
+
+    fn outcome(&self, pos: &Position, _known_move: bool) -> Option<Outcome> {
+        let end = gen::outcome(&self.defined().def, engine(pos)?)?;
+        let result = match end.white {
+            1.. => GameResult::WhiteWins,
+            0 => GameResult::Draw,
+            _ => GameResult::BlackWins,
+        };
+        Some(Outcome::new(result, end.why, rule_of(end.why)))
+    }
+
+    fn may_capture(&self, _pos: &Position, _role: Role, _from: usize, _to: usize) -> bool {
+        false
+    }
+}
