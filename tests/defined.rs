@@ -285,3 +285,53 @@ fn engine_after(
 ) -> String {
     postal::variant::ini::gen::play(def, pos, mv).to_fen(def)
 }
+
+#[test]
+fn a_defined_game_as_pgn_is_verified_and_drawn_with_its_definition() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ini = tmp.path().join("capablanca.ini");
+    std::fs::write(&ini, CAPABLANCA).unwrap();
+    let game = tmp.path().join("g.json");
+    ok(postal()
+        .args(["new", "capa", "--variants"])
+        .arg(&ini)
+        .arg("-o")
+        .arg(&game));
+    for m in ["e4", "Ad6", "Ci3", "Cg6"] {
+        ok(postal().arg("move").arg(&game).arg(m));
+    }
+    let pgn = tmp.path().join("g.pgn");
+    ok(postal()
+        .arg("convert")
+        .arg(&game)
+        .args(["--to", "pgn", "-o"])
+        .arg(&pgn));
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.contains("[Variant \"capa\"]"), "{text}");
+    assert!(text.contains("1. e4 Ad6 2. Ci3 Cg6"), "{text}");
+    // Without the definition the tag names an unknown variant, at its place.
+    let out = postal().arg("verify").arg(&pgn).output().unwrap();
+    assert!(!out.status.success());
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("g.pgn:8:11: error: unknown variant \"capa\""),
+        "{report}"
+    );
+    let out = ok(postal().arg("verify").arg(&pgn).arg("--variants").arg(&ini));
+    assert!(out.contains("1 sound"), "{out}");
+    // The position after it, in Fairy-Stockfish's FEN.
+    let fen = ok(postal()
+        .arg("convert")
+        .arg(&pgn)
+        .args(["--to", "fen", "--variants"])
+        .arg(&ini));
+    assert_eq!(
+        fen.trim(),
+        "rn1bqkb1nr/pppppppppp/3a2c3/10/4P5/8C1/PPPP1PPPPP/RNABQKB1NR w KQkq - 3 3"
+    );
+    let picture = ok(postal()
+        .args(["diagram", "capa", "--variants"])
+        .arg(&ini)
+        .args(["--moves", "e4 Ad6", "--format", "unicode"]));
+    assert!(picture.contains("Ⓐ ⓐ  archbishop (A): BN"), "{picture}");
+}

@@ -81,9 +81,15 @@ pub struct Args {
     /// Read as PGN or as published text (default: guessed).
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
+    /// Variants defined in this variants.ini file (default:
+    /// $POSTAL_VARIANTS; postal-variants(5)), for records whose Variant
+    /// tag names one.
+    #[arg(long, value_name = "FILE")]
+    pub variants: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+    super::ini::register_all(args.variants.as_deref())?;
     let mut opts = record_options(args.variant.as_deref(), &args.legend)?;
     opts.keep_moves = true;
     let mut games: Vec<Game> = Vec::new();

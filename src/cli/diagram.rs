@@ -40,10 +40,17 @@ pub struct Args {
     /// Write the diagram to this file instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<String>,
+    /// Variants defined in this variants.ini file (default:
+    /// $POSTAL_VARIANTS; postal-variants(5)); --position is then a FEN.
+    #[arg(long, value_name = "FILE")]
+    pub variants: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let v = variant_arg(&args.variant)?;
+    let v = match super::ini::register(args.variants.as_deref(), &args.variant)? {
+        Some(v) => v,
+        None => variant_arg(&args.variant)?,
+    };
     let from = start_position(v, args.position.as_deref(), None)?;
     let pos = start_position(v, args.position.as_deref(), args.moves.as_deref())?;
     // start_position has just played the movetext, so this cannot fail.

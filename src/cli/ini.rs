@@ -78,6 +78,21 @@ pub fn register(flag: Option<&Path>, name: &str) -> Result<Option<crate::Variant
     }
 }
 
+/// Registers every definition of the file given (if one is given), for
+/// the commands that find the variant in what they read: a PGN's
+/// `Variant` tag.
+pub fn register_all(flag: Option<&Path>) -> Result<(), CliError> {
+    let Some(path) = file(flag) else {
+        return Ok(());
+    };
+    let shown = path.display().to_string();
+    for def in &load(&path)?.defs {
+        crate::variant::defined::register(def, &shown)
+            .map_err(|e| CliError::usage(format!("{shown}: [{}]: {e}", def.name)))?;
+    }
+    Ok(())
+}
+
 /// The position a command starts from: `--position FEN` or the start,
 /// then `--moves` (UCI moves separated by spaces) played on it.
 pub fn position(def: &Def, fen: Option<&str>, moves: Option<&str>) -> Result<Pos, CliError> {

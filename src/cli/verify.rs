@@ -77,6 +77,11 @@ pub struct Args {
     /// texts that start with a tag pair).
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
+    /// Variants defined in this variants.ini file (default:
+    /// $POSTAL_VARIANTS; postal-variants(5)), for records whose Variant
+    /// tag names one.
+    #[arg(long, value_name = "FILE")]
+    pub variants: Option<std::path::PathBuf>,
 }
 
 /// Reads a record file, or a game's state file (`postal-game/1`) as the
@@ -212,6 +217,7 @@ fn game_text(path: &str, game: &Game, json: bool, first: bool) -> String {
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+    super::ini::register_all(args.variants.as_deref())?;
     let opts = record_options(args.variant.as_deref(), &args.legend)?;
     let format = args.format.map(FormatArg::format);
     let json = args.json;
