@@ -189,19 +189,27 @@ fn a_capablanca_game_by_mail_through_the_referee() {
     }
 }
 
-#[test]
-fn a_changed_definition_in_a_game_file_is_refused_not_played() {
-    let tmp = tempfile::tempdir().unwrap();
-    let ini = tmp.path().join("capablanca.ini");
+/// A Capablanca game in `dir/g.json`, started from `dir/capablanca.ini`
+/// and played by `postal move`: the ini file and the game file.
+fn capablanca_game(dir: &Path, moves: &[&str]) -> (std::path::PathBuf, std::path::PathBuf) {
+    let ini = dir.join("capablanca.ini");
     std::fs::write(&ini, CAPABLANCA).unwrap();
-    let game = tmp.path().join("g.json");
+    let game = dir.join("g.json");
     ok(postal()
         .args(["new", "capa", "--variants"])
         .arg(&ini)
         .arg("-o")
         .arg(&game));
-    ok(postal().arg("move").arg(&game).arg("e4"));
-    ok(postal().arg("move").arg(&game).arg("Ad6"));
+    for m in moves {
+        ok(postal().arg("move").arg(&game).arg(m));
+    }
+    (ini, game)
+}
+
+#[test]
+fn a_changed_definition_in_a_game_file_is_refused_not_played() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, game) = capablanca_game(tmp.path(), &["e4", "Ad6"]);
     // The archbishop made a rook: its knight's move is now illegal.
     let text = std::fs::read_to_string(&game).unwrap();
     std::fs::write(&game, text.replace("archbishop = a", "customPiece1 = a:R")).unwrap();
@@ -289,17 +297,7 @@ fn engine_after(
 #[test]
 fn a_defined_game_as_pgn_is_verified_and_drawn_with_its_definition() {
     let tmp = tempfile::tempdir().unwrap();
-    let ini = tmp.path().join("capablanca.ini");
-    std::fs::write(&ini, CAPABLANCA).unwrap();
-    let game = tmp.path().join("g.json");
-    ok(postal()
-        .args(["new", "capa", "--variants"])
-        .arg(&ini)
-        .arg("-o")
-        .arg(&game));
-    for m in ["e4", "Ad6", "Ci3", "Cg6"] {
-        ok(postal().arg("move").arg(&game).arg(m));
-    }
+    let (ini, game) = capablanca_game(tmp.path(), &["e4", "Ad6", "Ci3", "Cg6"]);
     let pgn = tmp.path().join("g.pgn");
     ok(postal()
         .arg("convert")
