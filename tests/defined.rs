@@ -105,17 +105,19 @@ fn text(raw: &[u8]) -> String {
 #[test]
 fn a_capablanca_game_by_mail_through_the_referee() {
     let tmp = tempfile::tempdir().unwrap();
-    let ini = tmp.path().join("capablanca.ini");
-    std::fs::write(&ini, CAPABLANCA).unwrap();
     let r = tmp.path().join("ref");
     ok(postal()
         .args(["referee", "init"])
         .arg(&r)
         .args(["--address", "Postal <postal@example.org>"]));
+    // The club's variants, named in its referee.toml.
+    let ini = r.join("capablanca.ini");
+    std::fs::write(&ini, CAPABLANCA).unwrap();
+    let toml = r.join("referee.toml");
+    let settings = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, format!("variants = \"capablanca.ini\"\n{settings}")).unwrap();
     let out = ok(postal()
-        .args(["new", "capa", "--variants"])
-        .arg(&ini)
-        .arg("--referee")
+        .args(["new", "capa", "--referee"])
         .arg(&r)
         .args(["--white", "Ana <ana@example.org>"])
         .args(["--black", "Ben <ben@example.org>"]));

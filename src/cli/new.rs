@@ -70,7 +70,18 @@ fn player(text: Option<&str>) -> Result<Player, CliError> {
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     super::mail::check_settings(&args.mail)?;
-    let v = match super::ini::register(args.variants.as_deref(), &args.variant)? {
+    let folder = match &args.referee {
+        Some(dir) => {
+            Some(crate::referee::Referee::open(dir).map_err(|e| CliError::usage(e.to_string()))?)
+        }
+        None => None,
+    };
+    // --variants, else POSTAL_VARIANTS, else the referee folder's file.
+    let variants = super::ini::file(args.variants.as_deref()).or_else(|| {
+        let r = folder.as_ref()?;
+        Some(r.dir.join(r.settings.variants.as_ref()?))
+    });
+    let v = match super::ini::register(variants.as_deref(), &args.variant)? {
         Some(v) => v,
         None => variant_arg(&args.variant)?,
     };
@@ -89,11 +100,10 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     let clock_rules = |game: &mut Game, folder: Option<u32>| {
         game.set_clock_rules(args.leave_days.or(folder), args.no_forfeit)
     };
-    if let Some(dir) = &args.referee {
+    if let (Some(dir), Some(r)) = (&args.referee, &folder) {
         let mut game = Game::new(start, players, tc, now).map_err(|e| game_error(dir, e))?;
-        let r = crate::referee::Referee::open(dir).map_err(|e| CliError::usage(e.to_string()))?;
         clock_rules(&mut game, r.settings.leave_days);
-        let mut text = super::referee::register(&r, &game)?;
+        let mut text = super::referee::register(r, &game)?;
         text.push('\n');
         text.push_str(&summary(&game, now));
         return emit(out, &text);

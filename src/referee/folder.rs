@@ -27,6 +27,7 @@
 //! leave_days = 30           # each player's leave a year in new games
 //! answers_per_hour = 5      # answers to one address at most (notices of moves not counted)
 //! trusted_authserv_ids = [] # whose Authentication-Results are read (empty: the topmost)
+//! variants = "club.ini"     # variants defined for `postal new --referee` (postal-variants(5))
 //! [mail]                    # as the mail settings file (src/mail/config.rs); `from` is `address`
 //! transport = "outbox"
 //! [imap]                    # for `referee run --imap` (src/referee/imap.rs)
@@ -71,6 +72,11 @@ pub struct Settings {
     pub site: Option<PathBuf>,
     #[serde(default)]
     pub imap: super::imap::ImapSettings,
+    /// A variants.ini file whose variants `postal new --referee` starts
+    /// games of (postal-variants(5)); relative to the referee folder.
+    /// Each game's file carries its variant's definition from then on.
+    #[serde(default)]
+    pub variants: Option<PathBuf>,
 }
 
 fn default_reminder() -> u32 {
