@@ -724,8 +724,10 @@ pub fn write_san(pos: &Position, mv: &Move, legal: &[Move]) -> String {
 /// file or rank), so that there are no rivals to look for.
 pub fn write_fast(line: &FastLine, m: &FastMove, after: &FastLine, alone: bool, out: &mut String) {
     let pm = line.piece_move(m);
+    // FIDE's pawns never share a step's square: one alone.
+    let pawn = pm.role == Role::Pawn && pm.carried.is_empty();
     write_piece_san(out, &pm, line.captures(m), |file, rank| {
-        (alone && file.is_none() && rank.is_none())
+        ((alone || pawn) && file.is_none() && rank.is_none())
             || line.names_one(&MovePattern::Piece {
                 role: pm.role,
                 to: pm.to,
