@@ -42,7 +42,7 @@ fn names_step(pos: &Position, t: &PieceText, s: &Step) -> bool {
         && t.from_rank.is_none_or(|r| r == from.rank)
         && t.place.is_none()
         && s.group == t.carried().with(t.mover())
-        && s.movers & (1 << t.mover().index()) != 0
+        && s.movers & 1u8.checked_shl(t.mover().index() as u32).unwrap_or(0) != 0
 }
 
 fn promotions_match(t: &PieceText, s: &Step) -> bool {

@@ -236,7 +236,12 @@ fn find_step(pos: &Position, judge: &mut Judge, m: &PieceMove) -> Option<(Step, 
                 && s.promotions == promotions
                 && matches!(s.kind, StepKind::EnPassant(_)) == ep
         })
-        .map(|s| (s, s.movers & (1 << m.role.index()) != 0))
+        .map(|s| {
+            (
+                s,
+                s.movers & 1u8.checked_shl(m.role.index() as u32).unwrap_or(0) != 0,
+            )
+        })
 }
 
 pub(crate) fn refusal_reason(pos: &Position, s: &Step, r: Refusal) -> (&'static str, String) {
@@ -479,7 +484,7 @@ impl Rules for Corral {
             arriving,
             promotions,
             mover: m.role,
-            movers: 1 << m.role.index(),
+            movers: 1u8.checked_shl(m.role.index() as u32).unwrap_or(0),
             kind,
         };
         if dst.is_occupied() && dst.color() != us {
