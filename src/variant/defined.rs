@@ -26,8 +26,6 @@ use std::sync::RwLock;
 /// variant, built from it once.
 pub struct Defined {
     pub def: Def,
-    /// Where it was read from, for `postal variants`.
-    pub file: String,
     spec: Spec,
     tables: Tables,
     /// The role of each kind, by index into `def.kinds`.
@@ -108,7 +106,6 @@ pub fn register(def: &Def, file: &str) -> Result<Variant, String> {
     let tables = Tables::build(&spec);
     let defined: &'static Defined = Box::leak(Box::new(Defined {
         def: def.clone(),
-        file: file.to_string(),
         spec,
         tables,
         roles,
@@ -330,9 +327,5 @@ impl Rules for DefinedRules {
             _ => GameResult::BlackWins,
         };
         Some(Outcome::new(result, end.why, rule_of(end.why)))
-    }
-
-    fn may_capture(&self, _pos: &Position, _role: Role, _from: usize, _to: usize) -> bool {
-        false
     }
 }
