@@ -8,7 +8,7 @@
 //! single rectangle with a margin: it lands on a square of the tile, or on
 //! a margin cell, which is `OFF` where no tile lies beyond it (the edge of
 //! the board, as a rider walking off it or a leaper jumping past it finds)
-//! and [`Stack::EDGE`] where one does, so the step goes on to the cell of
+//! and `Stack::EDGE` where one does, so the step goes on to the cell of
 //! the same square in that tile (a look-up in the table of each tile's
 //! eight neighbours). Squares with holes (Building Chess) are `OFF` cells
 //! of a tile. Named cells off the grid (the Corral prison, CO-1) follow
@@ -716,7 +716,7 @@ impl Board {
     /// (Cell indices never change as squares come and go.)
     ///
     /// A board of one tile whose squares and `n` more on every side fit
-    /// [`ONE_TILE`] squares a side is laid out again as one tile that
+    /// `ONE_TILE` squares a side is laid out again as one tile that
     /// holds them all, so that the search steps as on a fixed board (a
     /// perft from Building's start); its cells' indices change.
     pub fn reserve(&mut self, n: i16) {

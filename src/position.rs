@@ -573,7 +573,7 @@ pub fn attacked_with(
 }
 
 /// Roles that capture along a direction at distance `k`, as a mask over
-/// [`Roles`] nibbles.
+/// [`Roles`](crate::piece::Roles) nibbles.
 pub fn role_nibbles(roles: &[Role]) -> u32 {
     roles.iter().fold(0, |m, r| m | (0xf << (4 * r.index())))
 }

@@ -28,9 +28,12 @@ pub struct Args {
     /// init`): DIR/games/ID.json, and White is mailed the first notice.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["output", "mail"])]
     pub referee: Option<PathBuf>,
+    // Help text, not rustdoc: `<address>` is not HTML.
+    #[allow(rustdoc::invalid_html_tags)]
     /// White's player: "Name <address>", a name, or an address.
     #[arg(long, value_name = "PLAYER")]
     pub white: Option<String>,
+    #[allow(rustdoc::invalid_html_tags)]
     /// Black's player: "Name <address>", a name, or an address.
     #[arg(long, value_name = "PLAYER")]
     pub black: Option<String>,

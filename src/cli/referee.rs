@@ -50,6 +50,8 @@ pub enum Sub {
             conflicts_with = "imap"
         )]
         maildir: Option<PathBuf>,
+        // Help text, not rustdoc: its brackets are not links.
+        #[allow(rustdoc::broken_intra_doc_links)]
         /// imaps://USER@HOST[:PORT]/MAILBOX (imap:// for STARTTLS); the
         /// password from POSTAL_IMAP_PASSWORD or [imap] in DIR/referee.toml.
         #[arg(long, value_name = "URL")]

@@ -75,7 +75,7 @@ impl Game {
     }
 
     /// Plays a move for the side to move, and the opponent's conditional
-    /// answer to it when one was left ([`super::conditional`]).
+    /// answer to it when one was left (`super::conditional`).
     pub fn play(
         &mut self,
         text: &str,

@@ -3,7 +3,7 @@
 //! take-backs), results and deadlines, kept in one JSON file a game that
 //! travels between the players.
 //!
-//! - [`file`]: the file's contents as written (the postal-game/1 schema).
+//! - [`mod@file`]: the file's contents as written (the postal-game/1 schema).
 //! - [`state`]: the game the file describes: loading replays every move
 //!   and refuses a file that disagrees with itself.
 //! - [`acts`]: the acts (move, resign, draw, take-back, claim): each

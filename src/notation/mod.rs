@@ -1,5 +1,5 @@
 //! Text forms: squares, moves (SAN, long algebraic and the variants'
-//! forms, [`dialect`]), position text. Everything written here reads back
+//! forms, [`dialect()`]), position text. Everything written here reads back
 //! to the same value.
 //!
 //! The text methods of [`Position`] (`start`, `from_text`, `to_text`,

@@ -82,7 +82,7 @@ enum Part {
     Capture,
 }
 
-/// [`parse_plain`]'s reading as values: the text trimmed, as
+/// `parse_plain`'s reading as values: the text trimmed, as
 /// `san::parse_text` trims it.
 pub fn plain_san(text: &str) -> Option<PlainSan> {
     let body = text.trim();

@@ -12,7 +12,7 @@ use nom::{IResult, Parser};
 /// The number of a file letter, from 1: `a`..`w` (`x` is the capture
 /// mark, so files past `w` are written `(f,r)`; see
 /// [`Square::is_algebraic`]). The one definition of a file letter, for the
-/// grammar ([`file`]) and the plain reader (`notation::plain`).
+/// grammar ([`file()`]) and the plain reader (`notation::plain`).
 pub fn file_number(c: char) -> Option<i16> {
     ('a'..='w')
         .contains(&c)

@@ -1,6 +1,6 @@
 //! A game as built from a record: the build options, the moves played
 //! and the checked game with its issues. The builder that makes it is
-//! [`super::build`], one line of play [`super::line`], diagrams
+//! [`super::build`], one line of play `super::line`, diagrams
 //! [`super::diagram`].
 
 use super::{Issue, Location, Severity};

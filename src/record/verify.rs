@@ -23,7 +23,7 @@
 //! ```
 //!
 //! `severity` is `error`, `warning` or `note`; `kind` one of the
-//! [`IssueKind`](super::IssueKind) names (`unparsable-move`,
+//! [`IssueKind`] names (`unparsable-move`,
 //! `illegal-move`, `ambiguous-move`, `diagram`, `check-mark`, `result`,
 //! `move-number`, `stray-token`, `setup`, `variant`, `syntax`, `resync`,
 //! `legend`, `tag`, `notation`); `line` and `column` count from 1, the column in characters;

@@ -1,6 +1,6 @@
 //! `postal referee run DIR --imap imaps://USER@HOST[:PORT]/MAILBOX`: the
 //! referee on an ordinary mailbox (issue 30). Each message in the mailbox
-//! goes through [`super::receive`], the pipeline of `postal receive`; once
+//! goes through [`mod@super::receive`], the pipeline of `postal receive`; once
 //! it returns (the game file and the letters saved), the message is
 //! written to the [journal](super::journal) and moved to `postal/done`
 //! (`postal/unreadable` when it is not a message at all, or larger than

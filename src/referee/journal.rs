@@ -3,7 +3,7 @@
 //! saved) but not yet moved out of the mailbox. Each entry is keyed on
 //! the message's place, (mailbox, UIDVALIDITY, UID), and on its key, the
 //! hash of its Message-ID (of its bytes when it has none) that
-//! [`super::receive`] also uses.
+//! [`mod@super::receive`] also uses.
 //!
 //! A message is written here after `receive` returns and removed once the
 //! server has moved it to `postal/done` (or `postal/unreadable`), so the

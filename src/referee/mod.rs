@@ -14,7 +14,7 @@
 //! - [`command`]: the commands, and applying a message's all or none.
 //! - [`letter`]: the notices and answers the referee writes.
 //! - [`spool`]: outgoing mail under fixed names, and sending it.
-//! - [`receive`]: one message from arrival to answer, crash-safe.
+//! - [`mod@receive`]: one message from arrival to answer, crash-safe.
 //! - [`index`]: the derived summary of all games, for listing and sweeping.
 //! - [`sweep`]: deadline reminders and time forfeits.
 //! - [`maildir`]: the loop over a Maildir's new messages.

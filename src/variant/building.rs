@@ -3,7 +3,7 @@
 //! by the addition of one square to the board, so the board grows without
 //! bound in every direction.
 //!
-//! Turns. A turn is a [`PieceMove`] whose `place` holds the added square
+//! Turns. A turn is a [`PieceMove`](crate::mv::PieceMove) whose `place` holds the added square
 //! (BU-2). The square must be off the board, share an edge with a square on
 //! it, and be light for White and dark for Black by the checkerboard
 //! pattern with a1 dark (BU-3). Squares keep their names as the board grows
@@ -377,7 +377,7 @@ impl Rules for Building {
         false
     }
 
-    /// FIDE's captures; perft by whole turns ([`perft`]).
+    /// FIDE's captures; perft by whole turns (`perft`).
     fn capability(&self) -> Capability {
         Capability {
             fide_captures: true,

@@ -1,7 +1,7 @@
 //! The fast line: a line of play of FIDE chess or Gardner minichess on
-//! the bitboards ([`super::bits`]), for the callers that replay many plain
+//! the bitboards (`super::bits`), for the callers that replay many plain
 //! moves (the record verifier's lane, a state file's replay). It is what
-//! [`Speed::fast_line`](crate::variant::Speed::fast_line) hands back, so
+//! [`Capability::fast_line`](crate::variant::Capability::fast_line) hands back, so
 //! that no module outside the variants names the bitboards.
 //!
 //! It decides exactly what the general rules decide for the moves it
