@@ -14,4 +14,4 @@ root=$(pwd)
 . "$root/benches/fairy-stockfish.sh"
 build_fairy_stockfish "$root/target/fairy-stockfish-large" -O2 -DLARGEBOARDS -DALLVARS -DPRECOMPUTED_MAGICS
 echo "reference: $FAIRY_STOCKFISH"
-cargo test --test ini_agree agreement_in_full -- --ignored --nocapture
+cargo test --test suite ini_agree::agreement_in_full -- --ignored --nocapture

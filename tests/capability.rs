@@ -5,9 +5,7 @@
 //! games (FI-3, FI-4, FI-5, GA-4, SW-12, BU-8, CO-9, CO-11, CO-14, DI-13,
 //! KR-8, KR-9).
 
-mod playout;
-
-use playout::{random_game, Rng};
+use crate::playout::{random_game, Rng};
 use postal::mv::MovePattern;
 use postal::perft::{perft, perft_by_copy};
 use postal::{Move, Position, Variant};

@@ -2,8 +2,6 @@
 //! round trips, and a slow independent move counter that cross-checks the
 //! perft table.
 
-mod common;
-
 use postal::mv::MoveKind;
 use postal::perft::{perft, read_table};
 use postal::variant::corral::{perft_work, Work};
@@ -442,7 +440,7 @@ mod slow {
 }
 
 fn pos(text: &str) -> Position {
-    common::pos(Variant::Corral, text)
+    crate::common::pos(Variant::Corral, text)
 }
 
 /// The legal moves in canonical notation, without check marks.

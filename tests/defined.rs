@@ -3,8 +3,6 @@
 //! the file it came from is gone, and the referee plays it from replies
 //! as it plays the built-in games.
 
-mod common;
-
 use mail_parser::MessageParser;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -26,7 +24,7 @@ promotionPieceTypes = acqrbn
 ";
 
 fn postal() -> assert_cmd::Command {
-    let mut c = common::postal();
+    let mut c = crate::common::postal();
     c.env("POSTAL_NOW", NOW)
         .env_remove("POSTAL_VARIANTS")
         .env("XDG_CONFIG_HOME", "/nonexistent");

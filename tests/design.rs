@@ -172,3 +172,33 @@ fn the_rules_methods_design_md_lists_are_the_traits() {
         .collect();
     assert_eq!(listed, trait_methods);
 }
+
+/// Every test file beside `tests/suite.rs` (a `.rs` file, or a folder with
+/// a `mod.rs`) is one of its modules: with one test binary, a file left
+/// out would never be built or run.
+#[test]
+fn every_test_file_is_in_the_suite() {
+    let tests = root().join("tests");
+    let suite = fs::read_to_string(tests.join("suite.rs")).unwrap();
+    let declared: BTreeSet<&str> = suite
+        .lines()
+        .filter_map(|l| l.strip_prefix("mod ")?.strip_suffix(';'))
+        .collect();
+    let mut missing = Vec::new();
+    for entry in fs::read_dir(&tests).unwrap() {
+        let p = entry.unwrap().path();
+        let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+        let module = if p.is_dir() {
+            p.join("mod.rs").exists()
+        } else {
+            p.extension().is_some_and(|e| e == "rs") && name != "suite"
+        };
+        if module && !declared.contains(name.as_str()) {
+            missing.push(name);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "tests/suite.rs lacks `mod` for: {missing:?}"
+    );
+}

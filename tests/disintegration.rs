@@ -3,9 +3,7 @@
 //! position-text and move-text round trips, and a slow independent move
 //! counter that checks the fast generator and the perft table.
 
-mod common;
-
-use common::{play, sq, texts};
+use crate::common::{play, sq, texts};
 use postal::notation::fen::write_placement;
 use postal::perft::{perft, read_table};
 use postal::variant::disintegration::{self, LastMove};
@@ -23,7 +21,7 @@ const CASE1: &str = "5/5/3r1/5/k4/kk3/5/K1K1K/R4 w - - 0 1";
 const CASE2: &str = "5/5/3r1/5/k4/kk3/5/K1K1K/R4 b - - 0 1";
 
 fn pos(text: &str) -> Position {
-    common::pos(V, text)
+    crate::common::pos(V, text)
 }
 
 /// The waves of a move as piece letters and squares: `[["Kb3", "ka4"], ["ka5"]]`.
@@ -848,7 +846,7 @@ fn slow_counter_agrees_with_the_perft_table() {
 }
 
 /// Every line of the table by the slow counter; run in a release build:
-/// `cargo test --release --test disintegration -- --ignored`.
+/// `cargo test --release --test suite disintegration:: -- --ignored`.
 #[test]
 #[ignore]
 fn slow_counter_whole_table() {
@@ -862,7 +860,7 @@ fn slow_counter_whole_table() {
 }
 
 /// Prints perft counts of a position text (for writing the table):
-/// `PERFT_FEN='...' PERFT_DEPTH=5 cargo test --release --test disintegration print_perft -- --ignored --nocapture`.
+/// `PERFT_FEN='...' PERFT_DEPTH=5 cargo test --release --test suite disintegration::print_perft -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn print_perft() {

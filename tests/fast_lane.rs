@@ -8,9 +8,7 @@
 //! game must come out the same: the same issues at the same places, the
 //! same final position, outcome, result and plies (FI-1..FI-5).
 
-mod playout;
-
-use playout::{random_game, Rng};
+use crate::playout::{random_game, Rng};
 use postal::record::game::Options;
 use postal::record::verify::{read, Format};
 use postal::{Move, Position, Variant};

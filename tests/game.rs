@@ -1163,7 +1163,7 @@ fn run_transcript(name: &str, commands: &[&str]) -> String {
 
 /// The README shows what the program prints: every ```console block
 /// after a `<!-- transcript: NAME -->` line is its `$ ` commands run in a
-/// shell with their output (`POSTAL_BLESS=1 cargo test --test game readme`
+/// shell with their output (`POSTAL_BLESS=1 cargo test --test suite game::readme`
 /// rewrites the output from the commands in the README).
 #[test]
 fn readme_transcripts_are_current() {
@@ -1205,7 +1205,7 @@ fn readme_transcripts_are_current() {
     }
     assert!(
         stale.is_empty(),
-        "README transcripts are stale: run `POSTAL_BLESS=1 cargo test --test game readme`\n{}",
+        "README transcripts are stale: run `POSTAL_BLESS=1 cargo test --test suite game::readme`\n{}",
         stale.join("\n")
     );
 }

@@ -1,14 +1,12 @@
 //! The referee on an IMAP mailbox (issue 30), against a real Dovecot on
-//! 127.0.0.1 (tests/common/dovecot.rs; `.ci/run` installs it): replies put
+//! 127.0.0.1 (tests/common/dovecot.rs; `tests/run.sh` installs it): replies put
 //! in with IMAP APPEND, `postal referee run DIR --imap ...` waiting with
 //! IDLE or run `--once`, the connection cut, the server restarted, the
 //! mailbox recreated under a new UIDVALIDITY, 500 old messages waiting,
 //! and the referee killed with SIGKILL at random moments.
 
-mod common;
-
-use common::dovecot::{Dovecot, Imap, Proxy, PASSWORD, WAIT};
-use common::smtp::Server;
+use crate::common::dovecot::{Dovecot, Imap, Proxy, PASSWORD, WAIT};
+use crate::common::smtp::Server;
 use mail_parser::MessageParser;
 use std::collections::BTreeSet;
 use std::io::Read;

@@ -15,8 +15,6 @@
 //! counting perft (`FAIRY_STOCKFISH`; benches/agree-fairy-stockfish.sh
 //! builds one and runs it).
 
-mod common;
-
 use postal::variant::ini::{self, gen, Def, Pos};
 use serde_json::Value;
 use std::path::Path;
@@ -53,7 +51,7 @@ fn pyffish(ini: &Path, jobs: &Value) -> Vec<Value> {
         .expect("python3 runs");
     assert!(
         out.status.success(),
-        "pyffish failed (is it installed? .ci/run installs it):\n{}",
+        "pyffish failed (is it installed? tests/run.sh installs it):\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice::<Value>(&out.stdout)
@@ -212,15 +210,13 @@ fn built_in_parents_agree_with_fairy_stockfish() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
-/// Fairy-Stockfish's own variants.ini, as Debian ships it (`.ci/run`
-/// fetches it and names it in FAIRY_STOCKFISH_INI; GPL-3, so never part
-/// of postal): every section postal accepts plays as pyffish plays it.
+/// Fairy-Stockfish's own variants.ini, as Debian ships it (`tests/run.sh`
+/// fetches it; GPL-3, so never part of postal): every section postal
+/// accepts plays as pyffish plays it.
 /// Which sections are accepted is tests/ini_cli.rs's check.
 #[test]
 fn fairy_stockfish_own_file_agrees() {
-    let Some(path) = common::fairy_stockfish_ini() else {
-        return;
-    };
+    let path = crate::common::fairy_stockfish_ini();
     let n = agreement_on(Path::new(&path), 2, 1, false);
     assert!(n >= 1, "no definition of {path:?} loaded");
 }

@@ -3,8 +3,6 @@
 //! lists moves of a loaded variant, and refuses a refused one with
 //! file:line:col and a caret.
 
-mod common;
-
 use assert_cmd::Command;
 use predicates::str::contains;
 use std::fs;
@@ -187,14 +185,11 @@ const FAIRY_STOCKFISH_11_1: &[(&str, Expect)] = &[
 
 /// Fairy-Stockfish's own variants.ini loads with each section accepted
 /// or refused by name, and each refusal names the key (or the parent)
-/// that Fairy-Stockfish's meanings make it. `.ci/run` fetches the file
-/// from Debian's mirror (GPL-3: never part of postal) and names it in
-/// FAIRY_STOCKFISH_INI.
+/// that Fairy-Stockfish's meanings make it. `tests/run.sh` fetches the
+/// file from Debian's mirror (GPL-3: never part of postal).
 #[test]
 fn fairy_stockfish_own_file_accepted_or_refused_by_name() {
-    let Some(path) = common::fairy_stockfish_ini() else {
-        return;
-    };
+    let path = crate::common::fairy_stockfish_ini();
     let out = postal()
         .args(["variants", "--variants"])
         .arg(&path)

@@ -2,9 +2,7 @@
 //! the round trips of moves and position texts, and a slow, independent
 //! move counter that checks the perft table `fixtures/perft/kristensen.perft`.
 
-mod common;
-
-use common::{sq, texts};
+use crate::common::{sq, texts};
 use postal::perft::perft;
 use postal::variant::kristensen::{perpetual_check, rights};
 use postal::{Color, GameResult, Move, MoveError, Position, Role, Square, Variant};
@@ -19,11 +17,11 @@ const BARRIERS: &str = "r3k2nr/p1Pq1wbp1/4pW2p/2n4p1/1b7/4N4/2P3Q2/P4K1P1/R1B4R1
 const CHECKS: &str = "2r3k2/pp3R1wp/3P3b1/9/2Pq5/4W4/1p2KQ3/P2N2p1P/1P3B1nR b - - 3 30 i2a8";
 
 fn pos(text: &str) -> Position {
-    common::pos(Variant::Kristensen, text)
+    crate::common::pos(Variant::Kristensen, text)
 }
 
 fn play(p: &Position, text: &str) -> Position {
-    common::play(p, text).0
+    crate::common::play(p, text).0
 }
 
 fn play_all(p: &Position, moves: &str) -> Vec<Position> {
@@ -805,7 +803,7 @@ fn slow_counter_agrees_with_the_generator() {
 }
 
 /// The slow counter alone, for the deeper lines (run by hand:
-/// `cargo test --test kristensen slow_perft_deep -- --ignored`, about 80 s).
+/// `cargo test --test suite kristensen::slow_perft_deep -- --ignored`, about 80 s).
 #[test]
 #[ignore]
 fn slow_perft_deep() {

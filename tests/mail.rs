@@ -1,14 +1,12 @@
 //! Mail against a real SMTP server on 127.0.0.1 (aiosmtpd, started and
-//! stopped by these tests; `.ci/run` installs it): messages read back from
+//! stopped by these tests; `tests/run.sh` installs it): messages read back from
 //! what the server received, threading across moves, AUTH, STARTTLS and
 //! implicit TLS with a self-signed certificate the test trusts, and the
 //! errors for a refused login, a refused recipient and a server that is
 //! down.
 
-mod common;
-
+use crate::common::smtp::Server;
 use chrono::{DateTime, Utc};
-use common::smtp::Server;
 use postal::mail::compose::{compose, game_subject, message_id, Notice, To};
 use postal::mail::config::{Config, Security, TransportKind};
 use postal::mail::maildir::{Folder, Maildir};
@@ -18,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 impl Server {
-    fn received(&self) -> Vec<String> {
+    fn received_text(&self) -> Vec<String> {
         self.files()
             .iter()
             .map(|p| std::fs::read_to_string(p).unwrap().replace("\r\n ", " "))
@@ -124,7 +122,7 @@ fn auth_and_headers_as_received() {
         assert!(matches!(d, Delivery::Smtp(_)));
         refs.push(n.message_id);
     }
-    let got = server.received();
+    let got = server.received_text();
     assert_eq!(got.len(), 3);
     for (i, raw) in got.iter().enumerate() {
         assert_eq!(header(raw, "Message-ID"), Some(refs[i].as_str()));
@@ -154,12 +152,12 @@ fn starttls_with_a_trusted_self_signed_certificate() {
     let mut config = smtp_config(server.port, Security::Starttls);
     config.smtp.ca_file = Some(cert.cert.clone());
     send(&config, &compose(&notice(1)).unwrap(), Path::new("unused")).unwrap();
-    assert_eq!(server.received().len(), 1);
+    assert_eq!(server.received_text().len(), 1);
     // Without trusting the certificate the handshake is refused.
     config.smtp.ca_file = None;
     let e = send(&config, &compose(&notice(2)).unwrap(), Path::new("unused")).unwrap_err();
     assert!(matches!(e, MailError::Tls(_) | MailError::Send(_)), "{e:?}");
-    assert_eq!(server.received().len(), 1);
+    assert_eq!(server.received_text().len(), 1);
 }
 
 #[test]
@@ -176,7 +174,7 @@ fn implicit_tls() {
     let mut config = smtp_config(server.port, Security::Tls);
     config.smtp.ca_file = Some(cert.cert.clone());
     send(&config, &compose(&notice(1)).unwrap(), Path::new("unused")).unwrap();
-    assert_eq!(server.received().len(), 1);
+    assert_eq!(server.received_text().len(), 1);
 }
 
 #[test]
@@ -190,7 +188,7 @@ fn a_refused_login_is_said_at_once() {
     assert!(matches!(e, MailError::LoginRefused(_)), "{e:?}");
     // Told by the server, not by the client's timeout.
     assert!(started.elapsed() < std::time::Duration::from_secs(9));
-    assert!(server.received().is_empty());
+    assert!(server.received_text().is_empty());
 }
 
 #[test]

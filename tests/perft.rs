@@ -1,7 +1,7 @@
 //! Every perft table line in `fixtures/perft/` whose count fits the node
 //! limit is checked here (FI-6 and each variant's table); deeper lines run
 //! in the benchmark and in the ignored test `every_table_line_deep`
-//! (`cargo test --release --test perft -- --ignored`). The shared
+//! (`cargo test --release --test suite perft:: -- --ignored`). The shared
 //! generator's shortcuts (the king-safety filter that tests only some
 //! moves, playing moves in place) are checked against the plain way of
 //! doing the same thing.

@@ -11,9 +11,7 @@
 //! - typeset scores and ChessBase's figurine output: `♘f3`, `♞c6`;
 //! - a king's two-square move that is no legal castling says so (FI-2).
 
-mod common;
-
-use common::postal;
+use crate::common::postal;
 
 fn fixture(name: &str) -> String {
     format!(

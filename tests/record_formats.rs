@@ -5,10 +5,8 @@
 //! its PGN loads in python-chess and Fairy-Stockfish; the quirks of real
 //! PGN files; Game Courier's `;`; convert keeps comments and variations.
 
-mod playout;
-
+use crate::playout::{random_game, Rng};
 use assert_cmd::Command;
-use playout::{random_game, Rng};
 use postal::record::game::{Game, Options, PlayedMove};
 use postal::record::verify::{self, Format};
 use postal::record::{locate, pgn, published, writer, Event, IssueKind, Location, Severity};
@@ -253,7 +251,7 @@ fn python_agrees(pgn: &std::path::Path, variant: &str, ends: &[String]) {
     match out.status.code() {
         Some(0) => {}
         Some(3) => panic!(
-            "a Python package is missing: {said} (run `python3 -m pip install chess pyffish`, as .ci/run does)"
+            "a Python package is missing: {said} (run `python3 -m pip install chess pyffish`, as tests/run.sh does)"
         ),
         _ => panic!(
             "{variant}: {said}{}\n{}",

@@ -2,9 +2,7 @@
 //! files in fixtures/records/, one test per kind of problem, the Swap
 //! Chess page, round trips, and a 10,000-game file read in constant memory.
 
-mod common;
-
-use common::postal;
+use crate::common::postal;
 use postal::record::game::{read_diagram, Options};
 use postal::record::verify::{self, Format};
 use postal::record::{published, Event, IssueKind, Severity};
@@ -717,7 +715,7 @@ fn the_swap_page_first_diagram_sets_up_game_one() {
 
 /// The Swap Chess page verified as published. Its expected report is
 /// fixtures/records/swap-chess.verify; it needs the Swap Chess rules
-/// (bless with `POSTAL_BLESS=1 cargo test --test records swap_page` and
+/// (bless with `POSTAL_BLESS=1 cargo test --test suite records::swap_page` and
 /// review that the report names only real inconsistencies: the published
 /// `++` of the mate-in-one, which Black escapes with 1...Bd3/c4/f7, and the
 /// stray `1` token).

@@ -3,9 +3,7 @@
 //! real Maildir, `postal referee run --once` over it, referee folders with
 //! real files, and `postal receive` killed with SIGKILL at random moments.
 
-mod common;
-
-use common::smtp::Server;
+use crate::common::smtp::Server;
 use mail_parser::MessageParser;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -5,13 +5,11 @@
 //! `postal diagram` on the command line; and the HTML replay page stepped
 //! through in headless Chromium.
 //!
-//! `POSTAL_BLESS=1 cargo test --test render` rewrites the golden files.
-//! The browser test needs Debian's `chromium` (installed by `.ci/run`);
+//! `POSTAL_BLESS=1 cargo test --test suite render::` rewrites the golden files.
+//! The browser test needs Debian's `chromium` (installed by `tests/run.sh`);
 //! without it the test fails, unless `POSTAL_SKIP_BROWSER=1`.
 
-mod common;
-
-use common::postal;
+use crate::common::postal;
 use postal::board::Board;
 use postal::notation::movetext;
 use postal::piece::{Piece, Role, Roles, Stack};
@@ -42,7 +40,7 @@ fn golden(rel: &str, actual: &[u8]) {
     if committed != actual {
         panic!(
             "fixtures/{rel} differs from the rendering:\n--- committed\n{}\n--- now\n{}\n\
-             (run `POSTAL_BLESS=1 cargo test --test render` if the change is meant)",
+             (run `POSTAL_BLESS=1 cargo test --test suite render::` if the change is meant)",
             String::from_utf8_lossy(&committed),
             String::from_utf8_lossy(actual)
         );
@@ -598,7 +596,7 @@ fn committed_pngs_are_current() {
                 .count();
         assert!(
             differ * 1000 < (a.0 * a.1) as usize,
-            "fixtures/{rel} is stale ({differ} pixels differ): run `POSTAL_BLESS=1 cargo test --test render`"
+            "fixtures/{rel} is stale ({differ} pixels differ): run `POSTAL_BLESS=1 cargo test --test suite render::`"
         );
     }
 }
@@ -890,7 +888,7 @@ fn html_replay_steps_through_the_game_in_chromium() {
     let browser = chromium().unwrap_or_else(|| {
         panic!(
             "headless Chromium is needed for this test and was not found: install Debian's \
-             `chromium` package (.ci/run does), point POSTAL_CHROMIUM at a browser, or set \
+             `chromium` package (tests/run.sh does), point POSTAL_CHROMIUM at a browser, or set \
              POSTAL_SKIP_BROWSER=1 to skip it"
         )
     });

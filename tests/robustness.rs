@@ -14,9 +14,8 @@
 
 #[path = "../fuzz/src/lib.rs"]
 mod checks;
-mod playout;
 
-use playout::Rng;
+use crate::playout::Rng;
 use postal::board::Board;
 use postal::notation::{fen, san};
 use postal::{Position, Square, Variant};

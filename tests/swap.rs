@@ -2,24 +2,21 @@
 //! sample game, each rule by id, notation, position text, the step-by-step
 //! listing, and perft against an independent brute-force counter.
 
-mod common;
-mod swap_brute;
-
-use common::sq;
+use crate::common::sq;
+use crate::swap_brute::Brute;
 use postal::notation::dialect::swap::{parse_prefix, swap_steps};
 use postal::notation::fen::write_placement;
 use postal::notation::san::{parse_text, CheckMark};
 use postal::perft::{perft, read_table};
 use postal::variant::swap::{self, count_swaps, for_each_swap};
 use postal::{Color, GameResult, Move, MoveError, Piece, Position, Role, Variant};
-use swap_brute::Brute;
 
 fn pos(text: &str) -> Position {
-    common::pos(Variant::Swap, text)
+    crate::common::pos(Variant::Swap, text)
 }
 
 fn play(p: &Position, text: &str) -> Position {
-    common::play(p, text).0
+    crate::common::play(p, text).0
 }
 
 /// The reason and rule of an illegal move.
@@ -797,7 +794,7 @@ fn perft_table_agrees_with_brute_force() {
 
 /// The table's larger lines, up to ten million nodes (a quarter of a
 /// minute in a release build, far longer in a debug one):
-/// `cargo test --release --test swap -- --ignored`.
+/// `cargo test --release --test suite swap:: -- --ignored`.
 #[test]
 #[ignore]
 fn perft_table_agrees_with_brute_force_deep() {

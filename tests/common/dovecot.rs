@@ -1,5 +1,5 @@
 //! The real IMAP server the IMAP tests run on 127.0.0.1: Debian's Dovecot
-//! (`dovecot-imapd`; `.ci/run` installs it), started by each test from a
+//! (`dovecot-imapd`; `tests/run.sh` installs it), started by each test from a
 //! configuration written into a temporary folder (after
 //! ../shared/design/dovecot-test.conf): unprivileged, plain text on a free
 //! port, a static user, Maildir with a `/` separator. imap-login refuses to
@@ -29,7 +29,7 @@ fn dovecot_binary() -> PathBuf {
     }
     panic!(
         "Dovecot is not installed: the IMAP tests need it (apt-get install dovecot-imapd, \
-         with a policy-rc.d that stops apt from starting the system's Dovecot; .ci/run does this)"
+         with a policy-rc.d that stops apt from starting the system's Dovecot; tests/run.sh does this)"
     );
 }
 

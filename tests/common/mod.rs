@@ -38,21 +38,22 @@ pub fn texts(p: &Position) -> Vec<String> {
     p.legal_moves().iter().map(|m| p.move_text(m)).collect()
 }
 
-/// Fairy-Stockfish's own variants.ini, which `.ci/run` fetches from
-/// Debian's mirror (GPL-3: never part of postal) and names in
-/// `FAIRY_STOCKFISH_INI`. Under CI a missing file fails the test; else
-/// `None`, and the test skips, saying why.
-pub fn fairy_stockfish_ini() -> Option<std::path::PathBuf> {
-    let Some(path) = std::env::var_os("FAIRY_STOCKFISH_INI") else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "FAIRY_STOCKFISH_INI is unset: .ci/run fetches Fairy-Stockfish's variants.ini and sets it"
-        );
-        eprintln!(
-            "skipped: FAIRY_STOCKFISH_INI does not name Fairy-Stockfish's variants.ini \
-             (.ci/run fetches it from Debian's mirror and sets it)"
-        );
-        return None;
-    };
-    Some(path.into())
+/// Fairy-Stockfish's own variants.ini: `FAIRY_STOCKFISH_INI` when set,
+/// else where `tests/run.sh` puts it (`target/fairy-stockfish/`, taken from
+/// Debian's source package; GPL-3, so never part of postal). A missing file
+/// fails the test, saying how to get it.
+pub fn fairy_stockfish_ini() -> std::path::PathBuf {
+    let path = std::env::var_os("FAIRY_STOCKFISH_INI")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("target/fairy-stockfish/variants.ini")
+        });
+    assert!(
+        path.is_file(),
+        "{}: Fairy-Stockfish's variants.ini is missing: `bash tests/run.sh` fetches it \
+         (or name a copy in FAIRY_STOCKFISH_INI)",
+        path.display()
+    );
+    path
 }

@@ -1,5 +1,5 @@
 //! The real SMTP server the mail and referee tests run on 127.0.0.1
-//! (aiosmtpd, fixtures/mail/smtp_server.py; `.ci/run` installs it), started
+//! (aiosmtpd, fixtures/mail/smtp_server.py; `tests/run.sh` installs it), started
 //! and stopped by the test that uses it.
 
 use std::io::{BufRead, BufReader};

@@ -6,7 +6,7 @@
 //! EXIT STATUS, ENVIRONMENT and FILES from the tables below; EXAMPLES are
 //! the README's command lines for that command. The pages are committed
 //! under `man/`; tests/cli.rs fails when they are stale
-//! (`POSTAL_BLESS=1 cargo test --test cli man_pages` rewrites them).
+//! (`POSTAL_BLESS=1 cargo test --test suite cli::man_pages` rewrites them).
 
 use clap::{Arg, ArgAction, Command};
 use postal::cli::GROUPS;
