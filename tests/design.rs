@@ -202,3 +202,64 @@ fn every_test_file_is_in_the_suite() {
         "tests/suite.rs lacks `mod` for: {missing:?}"
     );
 }
+
+/// Every module under `src/` is in DESIGN.md's layer table: named there
+/// (`record/lane`, `notation/{san,fen}`; a folder's `mod.rs` with the
+/// modules it holds), or inside a folder the table names whole
+/// (`variant/chess/`, `cli/*`). Test modules
+/// (`tests.rs`, files under a `tests/` folder) and the crate roots are
+/// left out.
+#[test]
+fn every_module_is_in_the_layer_table() {
+    let text = design();
+    let mut named = BTreeSet::new();
+    for row in text.lines().filter(|l| {
+        l.strip_prefix("| ")
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+    }) {
+        let modules = row.split(" | ").nth(2).expect("a modules column");
+        for spec in quoted(modules) {
+            named.extend(expand(spec));
+        }
+    }
+    let covered = |module: &str| {
+        named.iter().any(|n| {
+            let n = n.trim_end_matches(".rs");
+            if let Some(folder) = n.strip_suffix("/*").or_else(|| n.strip_suffix('/')) {
+                module.starts_with(&format!("{folder}/")) || module == folder
+            } else {
+                // A folder's own `mod.rs` is where its modules are named.
+                module == n || n.starts_with(&format!("{module}/"))
+            }
+        })
+    };
+    let src = root().join("src");
+    let mut files = Vec::new();
+    source_files(&src, &mut files);
+    let mut missing = Vec::new();
+    for file in files {
+        let rel = file
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel == "lib.rs"
+            || rel == "main.rs"
+            || rel.ends_with("/tests.rs")
+            || rel.contains("/tests/")
+        {
+            continue;
+        }
+        let module = rel
+            .trim_end_matches(".rs")
+            .trim_end_matches("/mod")
+            .to_string();
+        if !covered(&module) {
+            missing.push(module);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "modules missing from doc/DESIGN.md's layer table: {missing:?}"
+    );
+}
