@@ -144,7 +144,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                 result: game.result().map(|e| e.to_string()),
                 details: record
                     .tag("TimeControl")
-                    .and_then(render::html::time_control_words)
+                    .and_then(crate::record::tags::time_control_words)
                     .map(|t| format!("Time control: {t}"))
                     .into_iter()
                     .collect(),

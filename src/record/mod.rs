@@ -38,6 +38,7 @@ pub mod lexer;
 mod line;
 pub mod pgn;
 pub mod published;
+pub mod tags;
 pub mod verify;
 pub mod writer;
 

@@ -24,6 +24,7 @@ use crate::piece::{Piece, Role};
 use crate::position::Position;
 use crate::record::game::{Game, PlayedMove};
 use crate::record::lexer::nag_glyph;
+use crate::record::tags::{date_words, time_control_words};
 use crate::record::writer::{walk, Step};
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -83,66 +84,6 @@ impl GameInfo {
     }
 }
 
-/// A PGN date (`1858.??.??`, `2024.03.02`) with its unknown parts left
-/// out: `1858`, `2024-03-02`.
-fn date_words(date: &str) -> String {
-    date.split('.')
-        .take_while(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
-        .collect::<Vec<_>>()
-        .join("-")
-}
-
-/// A span of seconds in the largest whole unit: `3 days`, `2 hours`,
-/// `90 seconds`.
-fn duration_words(seconds: u64) -> String {
-    let units = [
-        (86_400, "day"),
-        (3_600, "hour"),
-        (60, "minute"),
-        (1, "second"),
-    ];
-    let (size, name) = units
-        .into_iter()
-        .find(|(size, _)| seconds >= *size && seconds.is_multiple_of(*size))
-        .unwrap_or((1, "second"));
-    let n = seconds / size;
-    format!("{n} {name}{}", if n == 1 { "" } else { "s" })
-}
-
-/// PGN's `TimeControl` tag in words: `1/259200` is "3 days a move",
-/// `40/7200:3600` "40 moves in 2 hours, then 1 hour", `300+2` "5 minutes
-/// plus 2 seconds a move", `*60` "a sandglass of 1 minute"; `?` and `-`
-/// (unknown, none) say nothing.
-pub fn time_control_words(tag: &str) -> Option<String> {
-    let period = |p: &str| -> Option<String> {
-        if let Some(sand) = p.strip_prefix('*') {
-            return Some(format!(
-                "a sandglass of {}",
-                duration_words(sand.parse().ok()?)
-            ));
-        }
-        if let Some((moves, secs)) = p.split_once('/') {
-            let (moves, secs): (u64, u64) = (moves.parse().ok()?, secs.parse().ok()?);
-            return Some(if moves == 1 {
-                format!("{} a move", duration_words(secs))
-            } else {
-                format!("{moves} moves in {}", duration_words(secs))
-            });
-        }
-        let (base, inc) = match p.split_once('+') {
-            Some((b, i)) => (b, Some(i.parse::<u64>().ok()?)),
-            None => (p, None),
-        };
-        let base = duration_words(base.parse().ok()?);
-        Some(match inc {
-            Some(i) => format!("{base} plus {} a move", duration_words(i)),
-            None => format!("{base} for the game"),
-        })
-    };
-    let periods = tag.split(':').map(period).collect::<Option<Vec<_>>>()?;
-    Some(periods.join(", then "))
-}
-
 /// A move of a game that could not be played: its ply (1 for the first
 /// move) and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,147 +136,11 @@ impl PageGame {
         }
     }
 }
-const PAGE_STYLE: &str = "\
-body{font-family:system-ui,'DejaVu Sans',Arial,sans-serif;margin:1.5em;color:#222;background:#fafaf7}
-h1{font-size:1.4em;margin:0 0 .2em}
-h2{font-size:1.25em;margin:0 0 .2em}
-.meta{margin:.1em 0;color:#555}
-.index{line-height:1.7}
-section.game{margin:0 0 2.5em}
-.play{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start;margin-top:1em}
-.board svg{max-width:100%;height:auto;display:block}
-nav{margin:.6em 0;display:flex;gap:.4em}
-nav button{font-size:1.2em;min-width:2.4em;padding:.2em .5em;cursor:pointer}
-.status{margin:.3em 0;font-weight:600}
-.moves{font-size:1.05em;line-height:1.8;max-width:32em}
-.moves .num{color:#777}
-.moves a{color:#123;text-decoration:none;padding:.1em .3em;border-radius:.2em;white-space:nowrap}
-.moves a:hover{background:#e6e2d6}
-.moves a.current{background:#2f5f8a;color:#fff}
-.moves .nag{color:#8a2f2f;margin-left:.1em}
-.moves .comment{color:#3b5b2f;font-style:italic;margin:0 .3em}
-.moves .variation{color:#555;font-size:.95em}
-.moves .variation .variation{font-size:1em}
-.result{font-weight:600;margin-left:.6em}
-.keys{color:#777;font-size:.9em}
-";
+/// The page's style sheet.
+const PAGE_STYLE: &str = include_str!("html/page.css");
 
-const SCRIPT: &str = r#"(function () {
-  function all(root, q) { return Array.prototype.slice.call(root.querySelectorAll(q)); }
-  function widget(root) {
-    var boards = all(root, '.boards .board');
-    var links = all(root, '.moves a[data-board]');
-    var status = root.querySelector('.status');
-    var byIndex = {};
-    boards.forEach(function (b) { byIndex[b.getAttribute('data-board')] = b; });
-    var last = Number(root.getAttribute('data-last'));
-    var w = { root: root, boards: boards, links: links, status: status, cur: 0 };
-    w.show = function (k) {
-      var b = byIndex[String(k)];
-      if (!b) { return; }
-      w.cur = Number(k);
-      boards.forEach(function (x) { x.hidden = x !== b; });
-      links.forEach(function (a) {
-        var on = Number(a.getAttribute('data-board')) === w.cur;
-        a.classList.toggle('current', on);
-        if (on) { a.setAttribute('aria-current', 'step'); } else { a.removeAttribute('aria-current'); }
-      });
-      status.textContent = b.getAttribute('data-status');
-    };
-    w.step = function (attr) {
-      var t = byIndex[String(w.cur)].getAttribute(attr);
-      if (t !== null && t !== '') { w.show(Number(t)); }
-    };
-    w.first = function () { w.show(0); };
-    w.last = function () { w.show(last); };
-    root.querySelector('nav .first').addEventListener('click', w.first);
-    root.querySelector('nav .prev').addEventListener('click', function () { w.step('data-prev'); });
-    root.querySelector('nav .next').addEventListener('click', function () { w.step('data-next'); });
-    root.querySelector('nav .last').addEventListener('click', w.last);
-    links.forEach(function (a) {
-      a.addEventListener('click', function (e) {
-        e.preventDefault();
-        w.show(Number(a.getAttribute('data-board')));
-      });
-    });
-    root.addEventListener('click', function () { active = w; });
-    w.show(Number(root.getAttribute('data-start')));
-    return w;
-  }
-  var active = null;
-  var games = all(document, 'section.game').map(widget);
-  if (games.length === 0) { return; }
-  document.addEventListener('keydown', function (e) {
-    var w = active || games[0];
-    var act = {
-      ArrowLeft: function () { w.step('data-prev'); },
-      ArrowRight: function () { w.step('data-next'); },
-      Home: w.first,
-      End: w.last
-    }[e.key];
-    if (act) { e.preventDefault(); act(); }
-  });
-  var m = /^#ply=(\d+)$/.exec(location.hash);
-  if (m) { games[0].show(Number(m[1])); }
-  if (location.hash !== '#test') { return; }
-  // Self-test: step through the first game with the keys and buttons a
-  // reader uses and record what is on screen after each step.
-  var g = games[0];
-  var mainLinks = g.links.filter(function (a) { return a.hasAttribute('data-ply'); });
-  var last = Number(g.root.getAttribute('data-last'));
-  var log = [];
-  function snap(action) {
-    var shown = g.boards.filter(function (b) { return getComputedStyle(b).display !== 'none'; });
-    var current = mainLinks.filter(function (a) { return a.classList.contains('current'); });
-    var placement = shown.length === 1
-      ? Array.prototype.map.call(shown[0].querySelectorAll('g.pieces'), function (x) {
-          return x.getAttribute('data-square') + ':' + x.getAttribute('data-pieces');
-        })
-      : [];
-    log.push({
-      action: action,
-      shown: shown.map(function (b) { return Number(b.getAttribute('data-board')); }),
-      current: current.map(function (a) { return Number(a.getAttribute('data-ply')); }),
-      move: current.length === 1 ? current[0].getAttribute('data-move') : '',
-      placement: placement,
-      status: g.status.textContent
-    });
-  }
-  function key(k) { document.body.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true })); snap('key ' + k); }
-  function click(name) { g.root.querySelector('nav .' + name).click(); snap('click ' + name); }
-  g.show(0);
-  snap('start');
-  for (var i = 0; i < last; i++) { key('ArrowRight'); }
-  key('ArrowRight');
-  for (var j = 0; j < last; j++) { click('prev'); }
-  click('prev');
-  click('last');
-  for (var k = 0; k < last; k++) { key('ArrowLeft'); }
-  click('next');
-  key('End');
-  key('Home');
-  if (mainLinks.length > 0) {
-    var mid = mainLinks[Math.floor(mainLinks.length / 2)];
-    mid.click();
-    snap('click move ' + mid.getAttribute('data-ply'));
-  }
-  // Each move of a variation shows the position after it.
-  var variations = g.links.filter(function (a) { return !a.hasAttribute('data-ply'); }).map(function (a) {
-    a.click();
-    var shown = g.boards.filter(function (b) { return getComputedStyle(b).display !== 'none'; });
-    return {
-      move: a.getAttribute('data-move'),
-      board: Number(a.getAttribute('data-board')),
-      shown: shown.map(function (b) { return Number(b.getAttribute('data-board')); }),
-      position: shown.length === 1 ? shown[0].getAttribute('data-position') : '',
-      current: a.classList.contains('current')
-    };
-  });
-  var out = document.getElementById('postal-test');
-  out.textContent = JSON.stringify({ plies: last, variations: variations, log: log });
-  out.setAttribute('data-done', 'true');
-})();
-"#;
+/// The page's script: stepping through the boards, and `#test`.
+const SCRIPT: &str = include_str!("html/page.js");
 
 /// The status line under the board at a ply: the move that led there and
 /// whose turn it is, or how the game ended.
