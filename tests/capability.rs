@@ -61,11 +61,13 @@ fn outcome_with_a_move_known_is_the_outcome() {
 /// move exactly when the list is not empty.
 #[test]
 fn shared_moves_are_the_legal_moves() {
+    let mut declared = Vec::new();
     for variant in Variant::ALL {
         let rules = variant.rules();
         if !rules.capability().shared_moves {
             continue;
         }
+        declared.push(variant);
         for pos in positions(variant, 3, 80) {
             let legal = rules.legal_moves(&pos);
             let mut shared = Vec::new();
@@ -84,16 +86,22 @@ fn shared_moves_are_the_legal_moves() {
             }
         }
     }
+    assert!(
+        !declared.is_empty(),
+        "no variant declares `shared_moves`: this test checks nothing"
+    );
 }
 
 /// `fide_captures`: `may_capture` says yes exactly to an enemy piece.
 #[test]
 fn fide_captures_are_may_capture() {
+    let mut declared = Vec::new();
     for variant in Variant::ALL {
         let rules = variant.rules();
         if !rules.capability().fide_captures {
             continue;
         }
+        declared.push(variant);
         for pos in positions(variant, 3, 60) {
             let board = &pos.board;
             let occupied: Vec<usize> = board
@@ -114,6 +122,10 @@ fn fide_captures_are_may_capture() {
             }
         }
     }
+    assert!(
+        !declared.is_empty(),
+        "no variant declares `fide_captures`: this test checks nothing"
+    );
 }
 
 /// `perft`: the variant's own counter gives what playing every listed
@@ -122,11 +134,13 @@ fn fide_captures_are_may_capture() {
 /// independent brute force in tests/swap.rs and the perft tables.)
 #[test]
 fn perft_counters_count_as_by_copy() {
+    let mut declared = Vec::new();
     for variant in Variant::ALL {
         let rules = variant.rules();
         if rules.capability().perft.is_none() || variant == Variant::Swap {
             continue;
         }
+        declared.push(variant);
         for (i, pos) in positions(variant, 2, 40).iter().enumerate() {
             let depth = if i % 10 == 0 { 2 } else { 1 };
             assert_eq!(
@@ -137,6 +151,10 @@ fn perft_counters_count_as_by_copy() {
             );
         }
     }
+    assert!(
+        !declared.is_empty(),
+        "no variant declares `perft`: this test checks nothing"
+    );
 }
 
 /// `fast_line`: the line decides what the general rules decide: the
@@ -144,11 +162,13 @@ fn perft_counters_count_as_by_copy() {
 /// position after it.
 #[test]
 fn fast_lines_play_as_the_rules() {
+    let mut declared = Vec::new();
     for variant in Variant::ALL {
         let rules = variant.rules();
         if rules.capability().fast_line.is_none() {
             continue;
         }
+        declared.push(variant);
         for pos in positions(variant, 4, 120) {
             let line = pos.fast_line().expect("the start's variant holds");
             assert_eq!(line.outcome(), pos.outcome(), "{}", pos.to_text());
@@ -188,4 +208,53 @@ fn fast_lines_play_as_the_rules() {
             }
         }
     }
+    assert!(
+        !declared.is_empty(),
+        "no variant declares `fast_line`: this test checks nothing"
+    );
+}
+
+/// `Rules::legal_moves_to`, where a variant answers it, lists exactly the
+/// legal moves of that kind onto that square, for every kind and square
+/// (what SAN reads among and tells a move apart from).
+#[test]
+fn moves_to_a_square_are_the_legal_ones_there() {
+    let mut declared = Vec::new();
+    for variant in Variant::ALL {
+        let rules = variant.rules();
+        let start = Position::start(variant);
+        if rules
+            .legal_moves_to(&start, postal::Role::Pawn, postal::Square::new(1, 1))
+            .is_none()
+        {
+            continue;
+        }
+        declared.push(variant);
+        for pos in positions(variant, 2, 60) {
+            let legal = rules.legal_moves(&pos);
+            let squares: Vec<postal::Square> = pos.board.squares().collect();
+            for role in postal::piece::MOVE_ORDER {
+                for &to in &squares {
+                    let listed = rules
+                        .legal_moves_to(&pos, role, to)
+                        .expect("answered for one position, answered for all");
+                    let expected: Vec<Move> = legal
+                        .iter()
+                        .filter(|m| m.piece().is_some_and(|p| p.role == role && p.to == to))
+                        .cloned()
+                        .collect();
+                    assert_eq!(
+                        sorted(listed),
+                        sorted(expected),
+                        "{variant} {role:?} to {to:?} in {}",
+                        pos.to_text()
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        !declared.is_empty(),
+        "no variant answers `legal_moves_to`: this test checks nothing"
+    );
 }

@@ -148,6 +148,9 @@ fn every_name_design_md_cites_is_defined() {
     );
 }
 
+/// The `Rules` methods DESIGN.md lists are the trait's, and the trait
+/// stays small: thirteen methods (legality, the game's end, and what
+/// callers outside the rules may ask instead of the capability's flags).
 #[test]
 fn the_rules_methods_design_md_lists_are_the_traits() {
     let source = fs::read_to_string(root().join("src/variant/mod.rs")).unwrap();
@@ -160,7 +163,7 @@ fn the_rules_methods_design_md_lists_are_the_traits() {
             &rest[..rest.find(['(', '<']).unwrap()]
         })
         .collect();
-    assert!(trait_methods.len() <= 12, "{trait_methods:?}");
+    assert!(trait_methods.len() <= 13, "{trait_methods:?}");
     let text = design();
     let start = text
         .find("- `Rules` (`variant/mod.rs`)")

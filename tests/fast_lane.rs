@@ -190,3 +190,51 @@ fn fi4_mates_stalemates_and_wrong_marks_alike() {
         same_both_ways(&record, Format::Pgn);
     }
 }
+
+/// The fast lane is taken for FIDE chess: verifying a record and loading a
+/// game file play their plain moves through it
+/// (`notation::plain::play_plain`), so a change that silently sends chess
+/// down the general path (correct, and several times slower) fails here.
+/// The count only grows, so other tests running at once cannot hide a
+/// lane that is not taken.
+#[test]
+fn the_lane_is_taken_for_chess() {
+    use postal::notation::plain::fast_plies;
+    let start = Position::start(Variant::Chess);
+    let mut rng = Rng::new(41);
+    let moves = random_game(&start, 120, &mut rng);
+    let mut pos = start.clone();
+    let mut movetext = String::new();
+    let t = chrono::DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z")
+        .unwrap()
+        .with_timezone(&chrono::Utc);
+    let mut game = postal::game::Game::new(start.clone(), Default::default(), None, t).unwrap();
+    for mv in &moves {
+        let text = pos.move_text(mv);
+        movetext.push_str(&format!(
+            "{} {text} ",
+            postal::notation::movetext::move_number(&pos)
+        ));
+        game.play(&text, None, t).unwrap();
+        pos = pos.play_unchecked(mv);
+    }
+    let plies = moves.len() as u64;
+
+    let before = fast_plies();
+    let read = games(&format!("{movetext}*\n"), Format::Pgn, false);
+    assert!(read.len() >= 2, "{read:?}");
+    assert!(
+        fast_plies() - before >= plies,
+        "verifying a chess record of {plies} plies took the fast lane for {}",
+        fast_plies() - before
+    );
+
+    let json = game.to_json();
+    let before = fast_plies();
+    postal::game::Game::from_json(&json).unwrap();
+    assert!(
+        fast_plies() - before >= plies,
+        "loading a chess game of {plies} plies took the fast lane for {}",
+        fast_plies() - before
+    );
+}

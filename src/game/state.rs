@@ -28,7 +28,7 @@ use crate::color::Color;
 use crate::limits::{exceeds, MAX_PLIES};
 use crate::mv::Move;
 use crate::notation::dialect;
-use crate::notation::plain::plain_san;
+use crate::notation::plain::play_plain;
 use crate::notation::san::{push_check_mark, write_fast};
 use crate::position::{GameResult, Outcome, Position};
 use crate::variant::{FastLine, Variant};
@@ -78,8 +78,10 @@ fn plain_ply(
     if played != canonical && !matches!(canonical.strip_prefix(played), Some("+" | "#")) {
         return None;
     }
-    let san = plain_san(canonical).filter(|s| s.glyph.is_none())?;
-    let (fm, after) = line.play(&san.pattern)?;
+    let (san, fm, after) = play_plain(line, canonical)?;
+    if san.glyph.is_some() {
+        return None;
+    }
     text.clear();
     write_fast(line, &fm, &after, san.names_no_origin(), text);
     (text == canonical).then(|| (Move::Piece(line.piece_move(&fm)), after))
@@ -212,15 +214,13 @@ impl Game {
             )));
         }
         let rules = variant.rules();
-        let shared = rules.capability().shared_moves;
         let words = dialect(variant);
         let mut positions = Positions::new(start);
         // And one more: the move a `postal move` plays after loading.
         positions.reserve(file.moves.len() + 1);
         let mut occurrences = Occurrences::new(variant);
         let mut repeats = occurrences.count(positions.recent(), None);
-        let fast = plain && rules.capability().fast_line.is_some();
-        let mut lane = fast.then(|| positions.current().fast_line()).flatten();
+        let mut lane = plain.then(|| positions.current().fast_line()).flatten();
         let mut text = String::new();
         for (i, m) in file.moves.iter().enumerate() {
             if let Some(b) = &lane {
@@ -234,18 +234,14 @@ impl Game {
             let before = positions.current();
             let label = || format!("move {} ({} {})", i + 1, move_number(before), m.played);
             // The game must not have ended before the move. A move that
-            // resolves and, where the turns are not the shared generator's
-            // (whose moves `parse_move` resolves among), is checked legal
-            // is a legal one, so the position's own ending is asked knowing
-            // that there is one: no search for a legal move (on a large
-            // Building board, a walk over the whole board each turn).
+            // resolves and is checked legal (as `Position::play` checks
+            // it) is a legal one, so the position's own ending is asked
+            // knowing that there is one: no search for a legal move (on a
+            // large Building board, a walk over the whole board each turn).
             let parsed = before.parse_move(&m.played);
-            let checked = match &parsed {
-                Ok(mv) if !shared => Some(rules.check_legal(before, mv)),
-                _ => None,
-            };
+            let checked = parsed.as_ref().ok().map(|mv| rules.check_legal(before, mv));
             let ended = match (&parsed, &checked) {
-                (Ok(_), None | Some(Ok(()))) => {
+                (Ok(_), Some(Ok(()))) => {
                     ending_after(positions.recent(), repeats, rules.outcome(before, true))
                 }
                 _ => ending_with(positions.recent(), repeats),
@@ -259,8 +255,6 @@ impl Game {
             }
             let mv = parsed.map_err(|e| GameError::Corrupt(format!("{}: {e}", label())))?;
             let mut text = words.write_move(before, &mv);
-            // The shared generator's moves are legal as resolved; other
-            // variants' are checked, as `Position::play` does.
             if let Some(Err(e)) = checked {
                 return Err(GameError::Corrupt(format!("{}: {e}", label())));
             }
@@ -276,7 +270,7 @@ impl Game {
                 )));
             }
             repeats = occurrences.count(positions.recent(), positions.last_move());
-            if fast {
+            if plain {
                 lane = positions.current().fast_line();
             }
         }

@@ -11,6 +11,8 @@ use super::san::{
 use super::square::{file_number, rank_prefix};
 use crate::mv::MovePattern;
 use crate::square::Square;
+use crate::variant::{FastLine, FastMove};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A plain SAN text as values, without allocating: what [`plain_san`]
 /// reads. Its `pattern` is what the rules find the move by (the fast
@@ -80,6 +82,27 @@ enum Part {
     File(i16),
     Rank(i16),
     Capture,
+}
+
+/// Plies played on a fast line by [`play_plain`] in this process: what
+/// tests read to see that the fast lane is taken where it should be.
+static FAST_PLIES: AtomicU64 = AtomicU64::new(0);
+
+/// How many plies [`play_plain`] has played so far in this process.
+pub fn fast_plies() -> u64 {
+    FAST_PLIES.load(Ordering::Relaxed)
+}
+
+/// The fast lane's one way in: a plain SAN text ([`plain_san`]) played on
+/// a fast line, when it names exactly one legal move there. The text's
+/// reading, the move and the line after it; `None` sends the caller to
+/// the general path. The record verifier (`record::lane`) and the game's
+/// replay (`game::state`) both play their plain moves through it.
+pub fn play_plain(line: &FastLine, text: &str) -> Option<(PlainSan, FastMove, FastLine)> {
+    let san = plain_san(text)?;
+    let (m, after) = line.play(&san.pattern)?;
+    FAST_PLIES.fetch_add(1, Ordering::Relaxed);
+    Some((san, m, after))
 }
 
 /// `parse_plain`'s reading as values: the text trimmed, as

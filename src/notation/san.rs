@@ -403,9 +403,7 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
 mod resolve;
 mod write;
 
-pub use resolve::{
-    coordinate_castling, explain_illegal, piece_matches, resolve_in_list, resolve_shared,
-};
+pub use resolve::{coordinate_castling, explain_illegal, piece_matches, resolve, resolve_in_list};
 pub use write::{
     is_capture, push_check_mark, write_fast, write_long, write_move, write_moves, write_san,
     write_swap,

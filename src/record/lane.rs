@@ -18,7 +18,7 @@ use super::game::{Options, PlayedMove};
 use super::lexer::glyph_nag;
 use crate::color::Color;
 use crate::mv::Move;
-use crate::notation::plain::plain_san;
+use crate::notation::plain::play_plain;
 
 impl Current {
     /// Plays a written move in the fast lane, if it can be; false (and
@@ -36,10 +36,7 @@ impl Current {
                 return false;
             }
         }
-        let Some(san) = plain_san(text) else {
-            return false;
-        };
-        let Some((m, after)) = board.play(&san.pattern) else {
+        let Some((san, m, after)) = play_plain(&board, text) else {
             return false;
         };
         // The game over before the move.

@@ -398,6 +398,17 @@ pub trait Rules: Sync + Send {
         }
     }
 
+    /// The legal turns of a piece of `role` onto `to`, where the variant
+    /// can list them alone (its turns are the shared generator's); `None`
+    /// where only the whole list ([`Rules::legal_moves`]) says. What a SAN
+    /// text naming that kind and square is read among, and what a move
+    /// written in SAN must be told apart from.
+    fn legal_moves_to(&self, pos: &Position, role: Role, to: Square) -> Option<Vec<Move>> {
+        self.capability()
+            .shared_moves
+            .then(|| pos.legal_piece_moves_to(role, to))
+    }
+
     fn has_legal_move(&self, pos: &Position) -> bool {
         if self.capability().shared_moves {
             crate::movegen::KingSafety::with(|s| pos.has_legal_piece_move(s))

@@ -2,7 +2,7 @@
 //! field (KR-5), SAN with `x` for friendly captures and long pawn steps,
 //! and why a text names no legal move.
 
-use super::san::{resolve_shared, write_long, write_san, MoveText, PieceText};
+use super::san::{resolve, write_long, write_san, MoveText, PieceText};
 use super::Dialect;
 use crate::error::MoveError;
 use crate::mv::{Move, MoveKind};
@@ -49,7 +49,7 @@ impl Dialect for KristensenDialect {
     }
 
     fn resolve(&self, pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
-        match resolve_shared(pos, text) {
+        match resolve(pos, text) {
             Err(MoveError::Illegal { reason, rule }) => match text {
                 MoveText::Piece(t) => {
                     Err(explain(pos, t).unwrap_or(MoveError::Illegal { reason, rule }))

@@ -19,16 +19,9 @@ use crate::variant::Variant;
 /// A variant's text forms. Defaults: SAN among the legal moves, no extra
 /// position-text fields, `divide` by legal move.
 pub trait Dialect: Sync {
-    /// Resolves a parsed move text to a legal move.
-    /// For a variant whose turns are the shared generator's
-    /// (`Rules::shared_moves`), only the moves of the kind the text names
-    /// onto the square it names are generated.
+    /// Resolves a parsed move text to a legal move ([`san::resolve`]).
     fn resolve(&self, pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
-        if pos.variant.rules().capability().shared_moves {
-            san::resolve_shared(pos, text)
-        } else {
-            san::resolve_in_list(pos, text, &pos.legal_moves())
-        }
+        san::resolve(pos, text)
     }
 
     /// The move in canonical notation, without check mark.
@@ -47,16 +40,13 @@ pub trait Dialect: Sync {
                 Vec::new()
             }
             // SAN tells a move only from those of its kind onto its square,
-            // and so from none when no other piece of its side is of its kind.
-            Move::Piece(m)
-                if pos.variant.rules().capability().shared_moves && !has_another(pos, m.role) =>
-            {
-                Vec::new()
-            }
-            Move::Piece(m) if pos.variant.rules().capability().shared_moves => {
-                pos.legal_piece_moves_to(m.role, m.to)
-            }
-            _ => pos.legal_moves(),
+            // where the rules can list those alone.
+            Move::Piece(m) => pos
+                .variant
+                .rules()
+                .legal_moves_to(pos, m.role, m.to)
+                .unwrap_or_else(|| pos.legal_moves()),
+            Move::Swap(_) => pos.legal_moves(),
         };
         san::write_san(pos, mv, &rivals)
     }
@@ -88,17 +78,6 @@ pub trait Dialect: Sync {
     fn divide(&self, pos: &Position, depth: u32) -> Vec<(String, u64)> {
         divide_moves(pos, &pos.legal_moves(), depth)
     }
-}
-
-/// Has the side to move more than one piece of kind `role` (a stack
-/// holding one counted as one)?
-fn has_another(pos: &Position, role: Role) -> bool {
-    let board = &pos.board;
-    board
-        .cells_of(pos.turn)
-        .filter(|&i| board.cell(i).has(pos.turn, role))
-        .nth(1)
-        .is_some()
 }
 
 /// FIDE chess and Gardner minichess: the defaults.

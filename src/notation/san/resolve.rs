@@ -99,71 +99,40 @@ pub fn resolve_in_list(pos: &Position, text: &MoveText, legal: &[Move]) -> Resul
     }
 }
 
-/// [`resolve_in_list`] against the shared generator's legal moves
-/// ([`Position::legal_piece_moves`]), for a variant whose turns are those:
-/// the same answer, found by generating only the moves of the kind the
-/// text names onto the square it names.
-pub fn resolve_shared(pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
+/// Resolves a move text against the position: among the legal moves of
+/// the kind the text names onto the square it names, where the rules can
+/// list those alone ([`crate::variant::Rules::legal_moves_to`]), else
+/// among all legal moves; the same answer either way.
+pub fn resolve(pos: &Position, text: &MoveText) -> Result<Move, MoveError> {
     if let MoveText::Piece(t) = text {
         if let Some(long) = coordinate_castling(pos, t) {
-            return resolve_shared(pos, &MoveText::Castle { long });
+            return resolve(pos, &MoveText::Castle { long });
         }
     }
-    let (role, to) = match text {
+    let named = match text {
         // A coordinate move without a letter names its piece by its square
         // (see `piece_matches`): only that piece's kind can match.
         MoveText::Piece(t) if t.roles.is_empty() && t.from_square().is_some() => {
             let from = t.from_square().and_then(|sq| pos.board.piece_at(sq));
-            (from.map_or(Role::Pawn, |p| p.role), t.to)
+            Some((from.map_or(Role::Pawn, |p| p.role), t.to))
         }
-        MoveText::Piece(t) => (t.mover(), t.to),
-        MoveText::Castle { long } => {
-            let rank = match pos.turn {
-                crate::color::Color::White => 1,
-                crate::color::Color::Black => 8,
-            };
-            (Role::King, Square::new(if *long { 3 } else { 7 }, rank))
-        }
-        MoveText::Swap(_) => return Err(explain_illegal(pos, text)),
+        MoveText::Piece(t) => Some((t.mover(), t.to)),
+        MoveText::Castle { long } => pos
+            .board
+            .occupied()
+            .find(|(_, st)| st.has(pos.turn, Role::King))
+            .map(|(king, _)| {
+                (
+                    Role::King,
+                    Square::new(if *long { 3 } else { 7 }, king.rank),
+                )
+            }),
+        MoveText::Swap(_) => None,
     };
-    let Some(to) = pos.board.index(to) else {
-        return Err(explain_illegal(pos, text));
-    };
-    let matches = |m: &PieceMove| match text {
-        MoveText::Piece(t) => piece_matches(t, m),
-        MoveText::Castle { long } => castle_matches(*long, m),
-        MoveText::Swap(_) => false,
-    };
-    let mut first = None;
-    let mut count = 0;
-    crate::movegen::KingSafety::with(|safety| {
-        pos.for_each_legal_to(safety, role, to, |c| {
-            let m = pos.piece_move(&c);
-            if matches(&m) {
-                count += 1;
-                if first.is_none() {
-                    first = Some(m);
-                }
-            }
-        })
-    });
-    match (count, first) {
-        (1, Some(m)) => Ok(Move::Piece(m)),
-        (0, _) | (_, None) => Err(explain_illegal(pos, text)),
-        _ => {
-            let mut all = Vec::new();
-            crate::movegen::KingSafety::with(|safety| {
-                pos.for_each_legal_to(safety, role, to, |c| {
-                    let m = pos.piece_move(&c);
-                    if matches(&m) {
-                        all.push(Move::Piece(m));
-                    }
-                })
-            });
-            Err(MoveError::Ambiguous {
-                candidates: all.iter().map(|m| pos.move_text(m)).collect(),
-            })
-        }
+    let listed = named.and_then(|(role, to)| pos.variant.rules().legal_moves_to(pos, role, to));
+    match listed {
+        Some(moves) => resolve_in_list(pos, text, &moves),
+        None => resolve_in_list(pos, text, &pos.legal_moves()),
     }
 }
 
