@@ -568,173 +568,20 @@ pub(super) fn json_error(text: &str, e: serde_json::Error) -> GameError {
     }
 }
 
-/// The top level of a state file, read as far as [`check_format`] needs:
-/// whether it is an object, and its `format` value. Every other value is
-/// read as JSON and dropped ([`Skip`]): the same checks, errors and places
-/// as reading the whole file into a `serde_json::Value`, without building
-/// one (the file is then read again into a [`GameFile`]).
-pub(super) struct Head {
-    object: bool,
-    format: Option<serde_json::Value>,
-}
-
-/// Any JSON value, read through and dropped. Unlike
-/// [`serde::de::IgnoredAny`], which skips over numbers without reading
-/// them, every value is read as for a `serde_json::Value` (a number out of
-/// range is refused).
-struct Skip;
-
-impl<'de> Deserialize<'de> for Skip {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Skip, D::Error> {
-        d.deserialize_any(SkipVisitor)
-    }
-}
-
-struct SkipVisitor;
-
-impl<'de> serde::de::Visitor<'de> for SkipVisitor {
-    type Value = Skip;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-
-    fn visit_unit<E>(self) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Skip, A::Error> {
-        while seq.next_element::<Skip>()?.is_some() {}
-        Ok(Skip)
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Skip, A::Error> {
-        while map.next_entry::<Skip, Skip>()?.is_some() {}
-        Ok(Skip)
-    }
-}
-
-/// A key of the top-level object: whether it is `format`.
-struct IsFormat(bool);
-
-impl<'de> Deserialize<'de> for IsFormat {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<IsFormat, D::Error> {
-        struct V;
-        impl serde::de::Visitor<'_> for V {
-            type Value = IsFormat;
-
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a key")
-            }
-
-            fn visit_str<E>(self, key: &str) -> Result<IsFormat, E> {
-                Ok(IsFormat(key == "format"))
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
-
-impl<'de> Deserialize<'de> for Head {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Head, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Head;
-
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Head, A::Error> {
-                let mut format = None;
-                while let Some(IsFormat(is)) = map.next_key()? {
-                    if is {
-                        // As in a `serde_json::Value`, the last one counts.
-                        format = Some(map.next_value()?);
-                    } else {
-                        map.next_value::<Skip>()?;
-                    }
-                }
-                Ok(Head {
-                    object: true,
-                    format,
-                })
-            }
-
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Head, A::Error> {
-                SkipVisitor.visit_seq(seq).map(|_| Head::OTHER)
-            }
-
-            fn visit_bool<E>(self, _: bool) -> Result<Head, E> {
-                Ok(Head::OTHER)
-            }
-
-            fn visit_i64<E>(self, _: i64) -> Result<Head, E> {
-                Ok(Head::OTHER)
-            }
-
-            fn visit_u64<E>(self, _: u64) -> Result<Head, E> {
-                Ok(Head::OTHER)
-            }
-
-            fn visit_f64<E>(self, _: f64) -> Result<Head, E> {
-                Ok(Head::OTHER)
-            }
-
-            fn visit_str<E>(self, _: &str) -> Result<Head, E> {
-                Ok(Head::OTHER)
-            }
-
-            fn visit_unit<E>(self) -> Result<Head, E> {
-                Ok(Head::OTHER)
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-impl Head {
-    /// A top level that is not an object.
-    const OTHER: Head = Head {
-        object: false,
-        format: None,
-    };
-}
-
 /// Refuses what is not a postal game file, or is one of another major
-/// version, before reading any other field.
-pub(super) fn check_format(head: &Head) -> Result<(), GameError> {
+/// version, before any other field counts: `value` is the file read as
+/// JSON (only when it did not read as a game file, to say why).
+pub(super) fn check_format(value: &serde_json::Value) -> Result<(), GameError> {
     let not_ours = |why: &str| {
         GameError::Format(format!(
             "not a postal game file: {why} (a game file starts with \"format\": \"{FORMAT}\")"
         ))
     };
-    if !head.object {
-        return Err(not_ours("the top level is not a JSON object"));
-    }
-    let format = head
-        .format
-        .as_ref()
+    let top = value
+        .as_object()
+        .ok_or_else(|| not_ours("the top level is not a JSON object"))?;
+    let format = top
+        .get("format")
         .ok_or_else(|| not_ours("it has no \"format\" field"))?
         .as_str()
         .ok_or_else(|| not_ours("\"format\" is not a string"))?;

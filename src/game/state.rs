@@ -18,7 +18,6 @@
 use super::ending::{ending_after, ending_with, Occurrences};
 use super::file::{
     check_format, check_format_name, json_error, read_game_file, top_is_object, write_game_file,
-    Head,
 };
 use super::notices::new_game_id;
 use super::positions::Positions;
@@ -150,15 +149,17 @@ impl Game {
         // is not JSON is refused as such, then one that is not a game file
         // of this major version, before any of its fields. A file that
         // reads as a game file whole (the usual case) is read once, its
-        // format checked after; any other is read again for what to say.
+        // format checked after; any other is read again, as any JSON, for
+        // what to say (a number out of range, say, is refused as such).
         let file = match read_game_file(text) {
             Ok(file) if top_is_object(text) => {
                 check_format_name(&file.format)?;
                 file
             }
             typed => {
-                let head: Head = serde_json::from_str(text).map_err(|e| json_error(text, e))?;
-                check_format(&head)?;
+                let value: serde_json::Value =
+                    serde_json::from_str(text).map_err(|e| json_error(text, e))?;
+                check_format(&value)?;
                 typed.map_err(|e| json_error(text, e))?
             }
         };
