@@ -155,21 +155,8 @@ impl From<PlayError> for MoveError {
 /// laid out by [`mark`], so the caret stands under the right characters
 /// whatever the line holds (tabs, wide characters).
 pub fn caret_snippet(origin: &str, source: &str, span: Span, message: &str) -> String {
-    let start = floor_char(source, span.start.min(source.len()));
-    let end = floor_char(source, span.end.clamp(start, source.len()));
-    let line_start = source[..start].rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let line_end = source[start..]
-        .find('\n')
-        .map(|i| start + i)
-        .unwrap_or(source.len());
-    let line_no = source[..start].matches('\n').count() + 1;
-    let col = source[line_start..start].chars().count() + 1;
-    let line = &source[line_start..line_end];
-    let (shown, caret) = mark(line, start - line_start, end.min(line_end) - line_start);
-    let gutter = " ".repeat(line_no.to_string().len());
-    format!(
-        "{origin}:{line_no}:{col}: {message}\n{gutter} |\n{line_no} | {shown}\n{gutter} | {caret}"
-    )
+    crate::diagnostic::Diagnostic::in_source(origin, source, span, message)
+        .render(crate::diagnostic::Paint::PLAIN)
 }
 
 /// Tab stops of a shown line are this many columns apart.
@@ -218,13 +205,6 @@ pub fn mark(line: &str, start: usize, end: usize) -> (String, String) {
 /// length past the end: for callers that count columns in characters.
 pub fn char_offset(line: &str, n: usize) -> usize {
     line.char_indices().nth(n).map_or(line.len(), |(i, _)| i)
-}
-
-fn floor_char(text: &str, mut i: usize) -> usize {
-    while i > 0 && !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }
 
 /// Line and column (both from 1; the column in characters) of a byte offset.

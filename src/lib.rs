@@ -11,6 +11,7 @@
 pub mod board;
 pub mod cli;
 pub mod color;
+pub mod diagnostic;
 pub mod error;
 pub mod files;
 pub mod game;

@@ -13,7 +13,16 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "vocabulary",
-        &["square", "color", "piece", "mv", "error", "limits", "files"],
+        &[
+            "square",
+            "color",
+            "piece",
+            "mv",
+            "error",
+            "diagnostic",
+            "limits",
+            "files",
+        ],
     ),
     ("geometry", &["board"]),
     ("movement", &["movement"]),

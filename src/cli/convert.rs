@@ -9,6 +9,7 @@
 
 use super::verify::{read_record, record_options, FormatArg};
 use super::{write_output, CliError, Output};
+use crate::diagnostic::Paint;
 use crate::record::game::Game;
 use crate::record::verify::{render_issue, Unreadable};
 use crate::record::{writer, Severity};
@@ -120,7 +121,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let report = |unsound: &[(Game, crate::record::Issue)]| {
         for (g, issue) in unsound {
-            eprint!("{}", render_issue(path, issue));
+            eprint!("{}", render_issue(path, issue, Paint::PLAIN));
             eprintln!("postal: game {} is not sound: not converted\n", g.index);
         }
     };
@@ -160,6 +161,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                 }
             ),
             code,
+            diagnostic: None,
         }
     };
     let single = !matches!(

@@ -123,6 +123,7 @@ pub fn game_error(path: &Path, e: GameError) -> CliError {
         other => CliError {
             message: other.to_string(),
             code,
+            diagnostic: None,
         },
     }
 }

@@ -56,7 +56,7 @@ pub fn lookup(flag: Option<&Path>, name: &str) -> Result<Option<Def>, CliError> 
         return Ok(Some(def.clone()));
     }
     if let Some(r) = loaded.refusal(name) {
-        return Err(CliError::usage(r.with_caret()));
+        return Err(CliError::diagnostic(r.diagnostic(), 2));
     }
     Ok(None)
 }

@@ -137,6 +137,7 @@ pub fn after_save(
             ),
             // Bad settings stay a usage error (2), as everywhere.
             code: e.code,
+            diagnostic: None,
         }),
     }
 }

@@ -27,7 +27,8 @@ pub mod takeback;
 pub mod variants;
 pub mod verify;
 
-use crate::error::{caret_snippet, Span};
+use crate::diagnostic::{Diagnostic, Level, Paint};
+use crate::error::Span;
 use crate::notation::movetext;
 use crate::position::Position;
 use crate::variant::Variant;
@@ -210,6 +211,9 @@ impl<T: OfferedValue> clap::builder::TypedValueParser for Offered<T> {
 pub struct CliError {
     pub message: String,
     pub code: u8,
+    /// The message as a caret diagnostic, for a styled terminal (the
+    /// message is its plain text).
+    pub diagnostic: Option<Box<Diagnostic>>,
 }
 
 impl CliError {
@@ -218,6 +222,7 @@ impl CliError {
         CliError {
             message: message.into(),
             code: 1,
+            diagnostic: None,
         }
     }
 
@@ -226,14 +231,21 @@ impl CliError {
         CliError {
             message: message.into(),
             code: 2,
+            diagnostic: None,
         }
     }
 
     /// An error in some text, shown with its line and a caret.
     pub fn in_text(origin: &str, source: &str, span: Span, message: &str, code: u8) -> CliError {
+        CliError::diagnostic(Diagnostic::in_source(origin, source, span, message), code)
+    }
+
+    /// An error shown as a caret diagnostic.
+    pub fn diagnostic(diagnostic: Diagnostic, code: u8) -> CliError {
         CliError {
-            message: caret_snippet(origin, source, span, message),
+            message: diagnostic.render(Paint::PLAIN),
             code,
+            diagnostic: Some(Box::new(diagnostic)),
         }
     }
 
@@ -249,6 +261,7 @@ impl CliError {
         CliError {
             message: String::new(),
             code: 0,
+            diagnostic: None,
         }
     }
 
@@ -307,7 +320,7 @@ pub fn start_position(
 }
 
 /// Runs a parsed command line, writing its output to `out`.
-pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
+pub fn run(cli: Cli, out: &mut dyn Write, paint: Paint) -> Result<(), CliError> {
     match cli.command {
         Command::Variants(a) => variants::run(a, out),
         Command::Rules(a) => rules::run(a, out),
@@ -326,7 +339,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Conditional(a) => conditional::run(a, out),
         Command::Mail(a) => mail::run(a, out),
         Command::Diagram(a) => diagram::run(a, out),
-        Command::Verify(a) => verify::run(a, out),
+        Command::Verify(a) => verify::run(a, out, paint),
         Command::Convert(a) => convert::run(a, out),
         Command::Referee(a) => referee::run(a, out),
         Command::Receive(a) => referee::receive(a, out),
@@ -425,10 +438,11 @@ where
     T: Into<std::ffi::OsString> + Clone,
 {
     match Cli::try_parse_from(args) {
-        Ok(cli) => run(cli, out),
+        Ok(cli) => run(cli, out, Paint::PLAIN),
         Err(e) => Err(usage_error(&e).unwrap_or_else(|| CliError {
             message: String::new(),
             code: 0,
+            diagnostic: None,
         })),
     }
 }
@@ -451,13 +465,10 @@ pub fn main() -> ExitCode {
     let when = cli.color;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let result = if when.colours(&out) {
-        let mut styled = colour::Styled::new(&mut out);
-        let result = run(cli, &mut styled);
-        result.and_then(|()| styled.flush().map_err(CliError::stdout))
-    } else {
-        run(cli, &mut out)
+    let paint = Paint {
+        styled: when.colours(&out),
     };
+    let result = run(cli, &mut out, paint);
     match result {
         Ok(()) => match out.flush() {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
@@ -477,14 +488,38 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Writes a failed command's error on standard error, coloured as
-/// `--color` says.
+/// Writes a failed command's error on standard error, styled as
+/// `--color` says: its line, and its caret diagnostic where it has one.
 fn print_error(e: &CliError, when: colour::When) {
-    if let Some(text) = error_text(e) {
-        if when.colours(&std::io::stderr()) {
-            eprint!("{}", colour::colour_text(&text));
-        } else {
-            eprint!("{text}");
+    if e.code == 0 {
+        return;
+    }
+    let paint = Paint {
+        styled: when.colours(&std::io::stderr()),
+    };
+    if !paint.styled {
+        eprint!("{}", error_text(e).unwrap_or_default());
+        return;
+    }
+    let mut text = String::new();
+    match &e.diagnostic {
+        Some(d) => {
+            paint.headline(&mut text, "postal: ", Level::Error, ": ");
+            text.push_str(&d.render(paint));
+        }
+        None => {
+            // The message's first line is the error's; any lines after it
+            // are shown as they are.
+            let (first, rest) = match e.message.split_once('\n') {
+                Some((first, rest)) => (first, Some(rest)),
+                None => (e.message.as_str(), None),
+            };
+            paint.headline(&mut text, "postal: ", Level::Error, &format!(": {first}"));
+            if let Some(rest) = rest {
+                text.push('\n');
+                text.push_str(rest);
+            }
         }
     }
+    eprintln!("{text}");
 }

@@ -160,6 +160,7 @@ fn tempfail(e: RefereeError) -> CliError {
     CliError {
         message: e.to_string(),
         code: EX_TEMPFAIL,
+        diagnostic: None,
     }
 }
 

@@ -5,6 +5,7 @@
 //! prints the same report as data (format in `record::verify`).
 
 use super::{emit, variant_arg, CliError};
+use crate::diagnostic::{Level, Paint};
 use crate::piece::Piece;
 use crate::record::game::{Game, Options};
 use crate::record::verify::{self, render_issue, Format, GameReport, Summary, Unreadable};
@@ -201,7 +202,7 @@ impl Progress {
     }
 }
 
-fn game_text(path: &str, game: &Game, json: bool, first: bool) -> String {
+fn game_text(path: &str, game: &Game, json: bool, first: bool, paint: Paint) -> String {
     if json {
         let sep = if first { "\n" } else { ",\n" };
         format!(
@@ -211,12 +212,12 @@ fn game_text(path: &str, game: &Game, json: bool, first: bool) -> String {
     } else {
         game.issues
             .iter()
-            .map(|i| render_issue(path, i) + "\n")
+            .map(|i| render_issue(path, i, paint) + "\n")
             .collect()
     }
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub fn run(args: Args, out: &mut dyn Write, paint: Paint) -> Result<(), CliError> {
     super::ini::register_all(args.variants.as_deref())?;
     let opts = record_options(args.variant.as_deref(), &args.legend)?;
     let format = args.format.map(FormatArg::format);
@@ -243,7 +244,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         let mut failed_write = None;
         let res = read_record(path, format, &opts, &mut |game, bytes| {
             summary.add(&game);
-            let text = game_text(path, &game, json, first);
+            let text = game_text(path, &game, json, first, paint);
             first = false;
             if !text.is_empty() {
                 // The report goes on a line of its own, not after the bar.
@@ -277,10 +278,14 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                         ),
                     )?;
                 } else {
-                    emit(
-                        out,
-                        &format!("{path}: error: cannot read the record: {msg}\n\n"),
-                    )?;
+                    let mut line = String::new();
+                    paint.headline(
+                        &mut line,
+                        &format!("{path}: "),
+                        Level::Error,
+                        &format!(": cannot read the record: {msg}"),
+                    );
+                    emit(out, &format!("{line}\n\n"))?;
                 }
             }
         }
@@ -310,6 +315,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                 if summary.unreadable == 1 { "" } else { "s" }
             ),
             code,
+            diagnostic: None,
         }),
     }
 }

@@ -34,7 +34,8 @@
 use super::game::{Builder, Game, Options};
 use super::pgn::{Chunk, Chunker};
 use super::{published, Issue, IssueKind, Locator, Severity};
-use crate::error::{char_offset, mark, Span};
+use crate::diagnostic::{Diagnostic, Level, Paint};
+use crate::error::{char_offset, Span};
 use crate::limits::{exceeds, MAX_ISSUES, MAX_PUBLISHED_BYTES, MAX_RECORD_BYTES};
 use serde::Serialize;
 use std::io::{BufRead, BufReader, Read};
@@ -291,19 +292,24 @@ impl Summary {
 ///    = found: Bf1-c4?
 ///    = rule: FI-3
 /// ```
-pub fn render_issue(file: &str, issue: &Issue) -> String {
+pub fn render_issue(file: &str, issue: &Issue, paint: Paint) -> String {
     let loc = &issue.location;
-    let gutter = " ".repeat(loc.line.to_string().len());
     let start = char_offset(&loc.source, loc.caret.saturating_sub(1));
     let end = start + char_offset(&loc.source[start..], loc.width);
-    let (shown, caret) = mark(&loc.source, start, end);
-    let mut out = format!(
-        "{file}:{}:{}: {}: {}\n{gutter} |\n{} | {shown}\n{gutter} | {caret}\n",
+    let level = match issue.severity {
+        Severity::Error => Level::Error,
+        Severity::Warning => Level::Warning,
+        Severity::Note => Level::Note,
+    };
+    let mut d = Diagnostic::in_line(
+        file,
         loc.line,
         loc.column,
-        issue.severity.as_str(),
-        issue.message,
-        loc.line,
+        &loc.source,
+        start,
+        end,
+        level,
+        &issue.message,
     );
     let first = issue.related_line.map(|l| format!("line {l}"));
     for (name, value) in [
@@ -313,10 +319,10 @@ pub fn render_issue(file: &str, issue: &Issue) -> String {
         ("first given on", &first),
     ] {
         if let Some(v) = value {
-            out.push_str(&format!("{gutter} = {name}: {v}\n"));
+            d.notes.push((name.to_string(), v.clone()));
         }
     }
-    out
+    d.render(paint) + "\n"
 }
 
 /// A game as it appears in the JSON report.

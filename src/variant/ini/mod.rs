@@ -19,6 +19,7 @@ pub mod lex;
 pub use board::{Mv, Pos};
 pub use def::Def;
 
+use crate::diagnostic::{Diagnostic, Paint};
 use std::fmt;
 
 /// Why a section was not loaded.
@@ -48,13 +49,29 @@ impl fmt::Display for Refusal {
 }
 
 impl Refusal {
+    /// The refusal as a caret diagnostic, the caret under its column.
+    pub fn diagnostic(&self) -> Diagnostic {
+        let start = crate::error::char_offset(&self.source_line, self.col.saturating_sub(1));
+        let end = self.source_line[start..]
+            .chars()
+            .next()
+            .map_or(start, |c| start + c.len_utf8());
+        let mut d = Diagnostic::in_source(
+            &self.file,
+            &self.source_line,
+            crate::error::Span::new(start, end),
+            &format!(
+                "variant `{}` refused: {}: {}",
+                self.variant, self.key, self.why
+            ),
+        );
+        d.line = self.line;
+        d
+    }
+
     /// The message with the line and a caret under the column.
     pub fn with_caret(&self) -> String {
-        format!(
-            "{self}\n  {}\n  {}^",
-            self.source_line,
-            " ".repeat(self.col.saturating_sub(1))
-        )
+        self.diagnostic().render(Paint::PLAIN)
     }
 }
 
