@@ -3,6 +3,7 @@
 //! OAuth 2 token (never from the command line), TLS with rustls, and the
 //! connection as one stream type, plain or TLS, for async-imap.
 
+use crate::mail::is_loopback;
 use crate::referee::RefereeError;
 use serde::Deserialize;
 use std::path::PathBuf;
@@ -71,14 +72,6 @@ fn percent_decode(text: &str) -> Result<String, RefereeError> {
         }
     }
     String::from_utf8(out).map_err(|_| bad())
-}
-
-fn is_loopback(host: &str) -> bool {
-    host == "localhost"
-        || host
-            .trim_matches(|c| c == '[' || c == ']')
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|a| a.is_loopback())
 }
 
 impl Url {
