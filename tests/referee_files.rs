@@ -1,0 +1,202 @@
+//! The referee's files and its outgoing mail (issue 40): one sender at a
+//! time per folder, each letter sent once, at most once more after a
+//! crash (point 6, against the real SMTP server of tests/common/smtp.rs);
+//! a private folder whatever the umask, a web site that never writes
+//! through a planted link and gives every name its own page (point 10);
+//! the site's index in the order a player looks for (point 13).
+
+mod common;
+
+use common::smtp::Server;
+use std::collections::BTreeMap;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output};
+
+const NOW: &str = "2026-12-01T09:00:00Z";
+
+/// `postal ARGS` under `umask` (the test's own umask is left alone).
+fn postal(umask: u32) -> Command {
+    let mut c = Command::new(assert_cmd::cargo::cargo_bin("postal"));
+    c.env("POSTAL_NOW", NOW)
+        .env_remove("POSTAL_TEST_FAIL_AT")
+        .env("XDG_CONFIG_HOME", "/nonexistent");
+    // SAFETY: umask is async-signal-safe and touches only the child.
+    unsafe {
+        c.pre_exec(move || {
+            libc::umask(umask as libc::mode_t);
+            Ok(())
+        });
+    }
+    c
+}
+
+fn ok(out: Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A referee folder made under umask 022; `mail` replaces its `[mail]`.
+fn referee(dir: &Path, mail: Option<String>) -> PathBuf {
+    let r = dir.join("ref");
+    ok(postal(0o022)
+        .args(["referee", "init"])
+        .arg(&r)
+        .args(["--address", "Postal <postal@example.org>"])
+        .output()
+        .unwrap());
+    if let Some(m) = mail {
+        let path = r.join("referee.toml");
+        let t = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, t.replace("[mail]\ntransport = \"outbox\"\n", &m)).unwrap();
+    }
+    r
+}
+
+fn smtp_settings(port: u16) -> String {
+    format!(
+        "[mail]\ntransport = \"smtp\"\n[mail.smtp]\nhost = \"127.0.0.1\"\nport = {port}\nsecurity = \"none\"\n"
+    )
+}
+
+/// Puts `n` letters into the spool as the referee writes them.
+fn spool_letters(r: &Path, round: usize, n: usize) {
+    for i in 0..n {
+        let raw = format!(
+            "From: Postal <postal@example.org>\r\nTo: Ben <ben@example.org>\r\nMessage-ID: <r{round}-l{i}@example.org>\r\nSubject: letter {i}\r\n\r\nLetter {i} of round {round}.\r\n"
+        );
+        std::fs::write(r.join("spool").join(format!("r{round}-{i:03}.eml")), raw).unwrap();
+    }
+}
+
+/// How many times each Message-ID was received.
+fn received_ids(server: &Server) -> BTreeMap<String, usize> {
+    let mut ids = BTreeMap::new();
+    for f in server.files() {
+        let raw = std::fs::read(f).unwrap();
+        let m = mail_parser::MessageParser::default()
+            .parse_headers(&raw)
+            .unwrap();
+        *ids.entry(m.message_id().unwrap_or("").to_string())
+            .or_insert(0) += 1;
+    }
+    ids
+}
+
+fn send(r: &Path) -> Child {
+    postal(0o022)
+        .args(["referee", "send"])
+        .arg(r)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Point 6: two `referee send` at once, five times over 40 letters: each
+/// letter is received exactly once, and neither sender fails.
+#[test]
+fn two_senders_at_once_send_each_letter_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::start(&[]);
+    let r = referee(tmp.path(), Some(smtp_settings(server.port)));
+    for round in 0..5 {
+        spool_letters(&r, round, 40);
+        let (a, b) = (send(&r), send(&r));
+        for c in [a, b] {
+            let out = c.wait_with_output().unwrap();
+            let text = ok(out);
+            assert!(!text.contains("No such file"), "{text}");
+        }
+    }
+    let ids = received_ids(&server);
+    let twice: Vec<_> = ids.iter().filter(|(_, n)| **n > 1).collect();
+    assert!(twice.is_empty(), "sent twice: {twice:?}");
+    assert_eq!(ids.len(), 200);
+    assert_eq!(std::fs::read_dir(r.join("sent")).unwrap().count(), 200);
+}
+
+/// Point 6: `postal new` while `referee send` (as `referee run` does when
+/// it starts) is at work on the spool: each letter is sent once.
+#[test]
+fn a_new_game_while_the_referee_sends_is_announced_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::start(&[]);
+    let r = referee(tmp.path(), Some(smtp_settings(server.port)));
+    for round in 0..10 {
+        spool_letters(&r, round, 10);
+        let sender = send(&r);
+        let newer = postal(0o022)
+            .args(["new", "chess", "--referee"])
+            .arg(&r)
+            .args([
+                "--white",
+                &format!("Ana <ana{round}@example.org>"),
+                "--black",
+                "Ben <ben@example.org>",
+            ])
+            .output()
+            .unwrap();
+        ok(newer);
+        ok(sender.wait_with_output().unwrap());
+    }
+    ok(postal(0o022)
+        .args(["referee", "send"])
+        .arg(&r)
+        .output()
+        .unwrap());
+    let ids = received_ids(&server);
+    let twice: Vec<_> = ids.iter().filter(|(_, n)| **n > 1).collect();
+    assert!(twice.is_empty(), "sent twice: {twice:?}");
+    assert_eq!(
+        ids.len(),
+        10 * 10 + 2 * 10,
+        "the letters and two notices a game"
+    );
+}
+
+/// Point 6: `referee send` killed with SIGKILL again and again: a letter
+/// the server may have is sent at most once more, as README says (a
+/// letter cut off twice is moved to `sent/` unsent and logged); every
+/// other letter arrives once.
+#[test]
+fn kill_9_while_sending_loses_none_and_repeats_at_most_one_a_kill() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::start(&[]);
+    let r = referee(tmp.path(), Some(smtp_settings(server.port)));
+    spool_letters(&r, 0, 40);
+    let mut kills = 0;
+    let mut seed = 12345u64;
+    for _ in 0..25 {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+        let mut c = send(&r);
+        std::thread::sleep(std::time::Duration::from_millis(10 + (seed >> 33) % 150));
+        if c.try_wait().unwrap().is_none() {
+            kills += 1;
+        }
+        let _ = c.kill();
+        let _ = c.wait();
+    }
+    ok(send(&r).wait_with_output().unwrap());
+    let ids = received_ids(&server);
+    assert!(
+        ids.values().all(|n| *n <= 2),
+        "a letter sent thrice: {ids:?}"
+    );
+    let extra: usize = ids.values().map(|n| n - 1).sum();
+    assert!(extra <= kills, "{extra} extra copies for {kills} kills");
+    let log: String = std::fs::read_dir(r.join("log"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    let given_up = log.matches("not_sent_again").count();
+    assert!(given_up <= kills / 2, "{given_up} for {kills} kills");
+    assert!(ids.len() + given_up >= 40, "{ids:?}\n{log}");
+    assert_eq!(std::fs::read_dir(r.join("sent")).unwrap().count(), 40);
+    eprintln!("{kills} kills: {extra} letters sent once more, {given_up} not sent again");
+}
