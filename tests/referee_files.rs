@@ -9,6 +9,7 @@ mod common;
 
 use common::smtp::Server;
 use std::collections::BTreeMap;
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output};
@@ -56,6 +57,18 @@ fn referee(dir: &Path, mail: Option<String>) -> PathBuf {
         std::fs::write(&path, t.replace("[mail]\ntransport = \"outbox\"\n", &m)).unwrap();
     }
     r
+}
+
+/// `postal new chess --referee R` between two players; the game id.
+fn new_game(r: &Path, white: &str, black: &str, extra: &[&str]) -> String {
+    let out = ok(postal(0o022)
+        .args(["new", "chess", "--referee"])
+        .arg(r)
+        .args(["--white", white, "--black", black])
+        .args(extra)
+        .output()
+        .unwrap());
+    out.split_whitespace().nth(1).unwrap().to_string()
 }
 
 fn smtp_settings(port: u16) -> String {
@@ -199,4 +212,127 @@ fn kill_9_while_sending_loses_none_and_repeats_at_most_one_a_kill() {
     assert!(ids.len() + given_up >= 40, "{ids:?}\n{log}");
     assert_eq!(std::fs::read_dir(r.join("sent")).unwrap().count(), 40);
     eprintln!("{kills} kills: {extra} letters sent once more, {given_up} not sent again");
+}
+
+/// The mode bits of every file and folder below `dir` (and its own).
+fn modes(dir: &Path) -> Vec<(PathBuf, u32)> {
+    let mut out = vec![(
+        dir.to_path_buf(),
+        std::fs::metadata(dir).unwrap().permissions().mode() & 0o777,
+    )];
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        let m = std::fs::symlink_metadata(&p).unwrap();
+        if m.is_dir() {
+            out.extend(modes(&p));
+        } else {
+            out.push((p, m.permissions().mode() & 0o777));
+        }
+    }
+    out
+}
+
+/// Point 10: under umask 022 the referee folder is 0700 and every file
+/// it writes 0600; a folder made 0755 before is made 0700 when opened;
+/// the site is 0755 and 0644, for the web server.
+#[test]
+fn the_referee_folder_is_private_whatever_the_umask() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = referee(tmp.path(), None);
+    new_game(&r, "Ana <ana@example.org>", "Ben <ben@example.org>", &[]);
+    ok(postal(0o022)
+        .args(["referee", "sweep"])
+        .arg(&r)
+        .output()
+        .unwrap());
+    let open: Vec<_> = modes(&r)
+        .into_iter()
+        .filter(|(p, m)| if p.is_dir() { *m != 0o700 } else { *m != 0o600 })
+        .collect();
+    assert!(open.is_empty(), "readable by others: {open:?}");
+    std::fs::set_permissions(&r, std::fs::Permissions::from_mode(0o755)).unwrap();
+    ok(postal(0o022)
+        .args(["referee", "games"])
+        .arg(&r)
+        .output()
+        .unwrap());
+    let mode = std::fs::metadata(&r).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700);
+    let www = tmp.path().join("www");
+    ok(postal(0o077)
+        .args(["referee", "site"])
+        .arg(&r)
+        .arg("-o")
+        .arg(&www)
+        .output()
+        .unwrap());
+    for (p, m) in modes(&www) {
+        let want = if p.is_dir() { 0o755 } else { 0o644 };
+        assert_eq!(m, want, "{}", p.display());
+    }
+}
+
+/// Point 10: a symbolic link planted in the site's folder is replaced,
+/// never written through; `games/` as a link is refused; "ANA!" and
+/// "Ana" each have a page of their own.
+#[test]
+fn the_site_never_writes_through_a_link_and_names_have_their_own_pages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = referee(tmp.path(), None);
+    let g1 = new_game(&r, "Ana <ana@example.org>", "Ben <ben@example.org>", &[]);
+    let g2 = new_game(&r, "ANA! <other@example.org>", "Cy <cy@example.org>", &[]);
+    let www = tmp.path().join("www");
+    std::fs::create_dir_all(&www).unwrap();
+    let victim = tmp.path().join("victim.txt");
+    std::fs::write(&victim, "keep me").unwrap();
+    std::os::unix::fs::symlink(&victim, www.join("index.html")).unwrap();
+    let site = |www: &Path| {
+        postal(0o022)
+            .args(["referee", "site"])
+            .arg(&r)
+            .arg("-o")
+            .arg(www)
+            .output()
+            .unwrap()
+    };
+    let out = ok(site(&www));
+    assert!(out.contains("2 games and 4 players"), "{out}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+    let index = std::fs::symlink_metadata(www.join("index.html")).unwrap();
+    assert!(index.is_file(), "the link was replaced by the page");
+    let pages: Vec<String> = std::fs::read_dir(www.join("players"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(pages.len(), 4, "{pages:?}");
+    let page_of = |name: &str| {
+        pages
+            .iter()
+            .find(|p| {
+                std::fs::read_to_string(www.join("players").join(p))
+                    .unwrap()
+                    .contains(&format!("<h1>{name}</h1>"))
+            })
+            .cloned()
+            .unwrap_or_else(|| panic!("no page for {name}: {pages:?}"))
+    };
+    let (ana, shout) = (page_of("Ana"), page_of("ANA!"));
+    assert_ne!(ana, shout);
+    let text = |p: &str| std::fs::read_to_string(www.join("players").join(p)).unwrap();
+    assert!(text(&ana).contains(&g1) && !text(&ana).contains(&g2));
+    assert!(text(&shout).contains(&g2) && !text(&shout).contains(&g1));
+    // A folder of the site that is a link is not written through.
+    let www2 = tmp.path().join("www2");
+    std::fs::create_dir_all(&www2).unwrap();
+    let elsewhere = tmp.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, www2.join("games")).unwrap();
+    let out = site(&www2);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("symbolic link"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
 }
