@@ -336,3 +336,44 @@ fn the_site_never_writes_through_a_link_and_names_have_their_own_pages() {
     );
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
 }
+
+/// Point 13: the index lists the games going on first, the soonest
+/// deadline first, then the games that ended; a game's page names its
+/// variant once.
+#[test]
+fn the_site_index_lists_games_going_on_by_deadline_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = referee(tmp.path(), None);
+    let players = ["Ana <ana@example.org>", "Ben <ben@example.org>"];
+    let ended = new_game(&r, players[0], players[1], &["--time-control", "1d"]);
+    let slow = new_game(&r, players[0], players[1], &["--time-control", "10d"]);
+    let untimed = new_game(&r, players[0], players[1], &[]);
+    let fast = new_game(&r, players[0], players[1], &["--time-control", "2d"]);
+    ok(postal(0o022)
+        .args(["referee", "abort"])
+        .arg(&r)
+        .arg(&ended)
+        .args(["--reason", "the club's season ended"])
+        .output()
+        .unwrap());
+    let www = tmp.path().join("www");
+    ok(postal(0o022)
+        .args(["referee", "site"])
+        .arg(&r)
+        .arg("-o")
+        .arg(&www)
+        .output()
+        .unwrap());
+    let index = std::fs::read_to_string(www.join("index.html")).unwrap();
+    let at = |gid: &str| {
+        index
+            .find(&format!("games/{gid}.html"))
+            .unwrap_or_else(|| panic!("{gid}: {index}"))
+    };
+    let order = [at(&fast), at(&slow), at(&untimed), at(&ended)];
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{index}");
+    let page = std::fs::read_to_string(www.join("games").join(format!("{fast}.html"))).unwrap();
+    let body = page.split_once("<body>").unwrap().1;
+    let named = body.matches("FIDE chess").count();
+    assert_eq!(named, 1, "the variant named {named} times: {body}");
+}

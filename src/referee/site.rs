@@ -10,6 +10,9 @@
 //! - `players/NAME.html`: a player's games, one page for each name shown
 //!   (two names that read alike, "ANA!" and "Ana", get two pages).
 //!
+//! The index lists the games going on first, the soonest deadline first,
+//! then the games that ended, the latest first.
+//!
 //! Every page is written whole (`files::write_public`: a reader never sees
 //! half a page) and readable by the web server (0644, folders 0755, though
 //! the referee folder is private); a symbolic link planted in the site's
@@ -160,6 +163,7 @@ struct Listed {
     state: String,
     to_move: String,
     deadline: Option<DateTime<Utc>>,
+    ended: bool,
 }
 
 fn table(
@@ -232,6 +236,10 @@ pub fn write(r: &Referee, out: &Path, now: DateTime<Utc>) -> Result<Written, Ref
             start_ply: record.moves.len(),
             ..GameInfo::of_record(&record)
         };
+        // The heading names the variant; the default event ("FIDE chess
+        // by mail") would name it again.
+        let event = format!("{} by mail", game.variant().spec().title);
+        pg.info.details.retain(|d| *d != event);
         let html = page(&[pg], &Options::default())
             .map_err(|e| RefereeError::Io(format!("game {gid}: {e}")))?;
         let html = html.replacen(
@@ -261,8 +269,22 @@ pub fn write(r: &Referee, out: &Path, now: DateTime<Utc>) -> Result<Written, Ref
             },
             state,
             deadline: game.result().is_none().then(|| game.deadline()).flatten(),
+            ended: game.result().is_some(),
         });
     }
+    // Games going on, the soonest deadline first (none last), then the
+    // games that ended, the latest first.
+    listed.sort_by(|a, b| {
+        (a.ended, a.deadline.is_none(), a.deadline)
+            .cmp(&(b.ended, b.deadline.is_none(), b.deadline))
+            .then_with(|| {
+                if a.ended {
+                    b.gid.cmp(&a.gid)
+                } else {
+                    a.gid.cmp(&b.gid)
+                }
+            })
+    });
     let pages = pages(listed.iter().flat_map(|l| [&l.white, &l.black]));
     let all: Vec<&Listed> = listed.iter().collect();
     let body = format!(
