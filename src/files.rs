@@ -11,6 +11,10 @@
 //! file, which is replaced; the link stays a link, so two names for one
 //! game never fork into two games.
 //!
+//! [`write_public`] is the same writer for a file served to others (the
+//! referee's web site): a symbolic link at the path is replaced, never
+//! written through, and the file is readable by everyone (0644).
+//!
 //! [`same_file`] tells a command that its output would overwrite its own
 //! input (`show -o game.json`), which it refuses before writing.
 
@@ -85,6 +89,19 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
         std::process::id()
     ));
     replace(real, mode, &temp, bytes)
+}
+
+/// Replaces (or creates) `path` atomically with a file readable by all
+/// (0644, whatever the umask), without following links: a symbolic link
+/// planted at `path` is replaced by the file, its target untouched.
+pub fn write_public(path: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let temp = folder_of(path).join(format!(
+        "{}{}.{n}.tmp",
+        temp_prefix(path),
+        std::process::id()
+    ));
+    replace(path.to_path_buf(), Some(0o644), &temp, bytes)
 }
 
 /// [`write_atomic`] for a writer that holds the file's lock, as every
@@ -213,6 +230,28 @@ mod tests {
         let fresh = d.join("fresh.json");
         write_atomic_locked(&fresh, b"x").unwrap();
         assert_eq!(fs::read(&fresh).unwrap(), b"x");
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    /// Issue 40 point 10: a public file replaces a link planted at its
+    /// name, and is 0644 whatever the umask.
+    #[test]
+    fn a_public_file_replaces_a_planted_link() {
+        let d = dir("public");
+        let victim = d.join("victim");
+        fs::write(&victim, "keep").unwrap();
+        fs::set_permissions(&victim, fs::Permissions::from_mode(0o600)).unwrap();
+        let page = d.join("index.html");
+        std::os::unix::fs::symlink(&victim, &page).unwrap();
+        assert_eq!(write_public(&page, b"page").unwrap(), page);
+        assert_eq!(fs::read(&victim).unwrap(), b"keep");
+        assert!(!fs::symlink_metadata(&page)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read(&page).unwrap(), b"page");
+        let mode = fs::metadata(&page).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644);
         fs::remove_dir_all(&d).unwrap();
     }
 

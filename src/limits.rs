@@ -14,6 +14,8 @@
 //! | problems reported a game | [`MAX_ISSUES`] = 100 | `verify` (the rest are counted in one note) |
 //! | state file, in bytes | [`MAX_STATE_BYTES`] = 16 MiB | every game command |
 //! | mail settings file, in bytes | [`MAX_SETTINGS_BYTES`] = 1 MiB | `--mail`, `postal mail` |
+//! | sections of a variants.ini | [`MAX_INI_SECTIONS`] = 1,000 | `--variants`, a game file's definition |
+//! | a section's chain of parents | [`MAX_INI_DEPTH`] = 32 sections | the same |
 //! | PNG side | `render::png::MAX_SIDE` = 4096 pixels | larger diagrams are drawn smaller |
 //!
 //! The board limits are chosen so that no legal game meets them: a game
@@ -53,6 +55,12 @@ pub const MAX_ISSUES: usize = 100;
 pub const MAX_STATE_BYTES: usize = 16 << 20;
 /// The largest mail settings file, in bytes.
 pub const MAX_SETTINGS_BYTES: usize = 1 << 20;
+
+/// The most sections read from one variants.ini text (Fairy-Stockfish's
+/// own file has some 200).
+pub const MAX_INI_SECTIONS: usize = 1_000;
+/// The longest chain of a file's sections, each the parent of the next.
+pub const MAX_INI_DEPTH: usize = 32;
 
 /// The error text of an input over a limit: `the board is 70 files wide,
 /// 6 over the limit of 64`.

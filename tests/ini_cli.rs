@@ -237,3 +237,80 @@ fn fairy_stockfish_own_file_accepted_or_refused_by_name() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// `postal ARGS` with at most 1 GiB of address space: memory that grows
+/// with the square of the input fails there.
+fn postal_in_1_gib() -> std::process::Command {
+    use std::os::unix::process::CommandExt;
+    let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("postal"));
+    c.env_remove("POSTAL_VARIANTS");
+    // SAFETY: setrlimit touches only the child about to exec.
+    unsafe {
+        c.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 1 << 30,
+                rlim_max: 1 << 30,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    c
+}
+
+/// Issue 40 point 11: 20,000 sections each the parent of the next (297
+/// KB) are read in linear memory: the chain is cut at 32 sections and
+/// the file at 1,000 sections, each with a clear refusal; a game file
+/// carrying such a definition is refused, not a crash.
+#[test]
+fn a_chain_of_twenty_thousand_sections_is_refused_in_linear_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("[v0:chess]\n");
+    for i in 1..20_000 {
+        text.push_str(&format!("[v{i}:v{}]\n", i - 1));
+    }
+    assert!(text.len() > 290_000);
+    let file = dir.path().join("chain.ini");
+    fs::write(&file, &text).unwrap();
+    let out = postal_in_1_gib()
+        .args(["variants", "--variants"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("32 loaded"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "variant `v32` refused: [v32]: its chain of parents is deeper than 32 sections"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("variant `v1000` refused: [v1000]: more than 1000 sections in one file"),
+        "{stdout}"
+    );
+    // A game of the deepest section allowed, its file then given a
+    // definition 20,000 sections deep.
+    let game = dir.path().join("g.json");
+    postal()
+        .args(["new", "v31", "-o"])
+        .arg(&game)
+        .args(["--variants"])
+        .arg(&file)
+        .assert()
+        .success();
+    let mut state: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&game).unwrap()).unwrap();
+    assert!(state["definition"].is_string(), "{state}");
+    state["definition"] = serde_json::Value::String(text.clone());
+    state["variant"] = serde_json::Value::String("v32".into());
+    fs::write(&game, serde_json::to_string(&state).unwrap()).unwrap();
+    let out = postal_in_1_gib().arg("show").arg(&game).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.code().is_some_and(|c| c != 0), "{stderr}");
+    assert!(stderr.contains("deeper than 32 sections"), "{stderr}");
+}

@@ -958,3 +958,40 @@ fn every_notice_header_decodes_without_a_line_break() {
         assert!(subject.contains(sneaky), "{subject}");
     }
 }
+
+/// Issue 40 point 12: `security = "none"` sends AUTH PLAIN in clear, so
+/// it is for a server on this machine only: another host is refused
+/// before any connection is made (as `--insecure-plain` is for IMAP).
+#[test]
+fn security_none_is_refused_for_a_host_that_is_not_this_machine() {
+    // A listener on every address, reached through this machine's own
+    // non-loopback address when it has one (else a name that is not).
+    let listener = std::net::TcpListener::bind("0.0.0.0:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let host = std::net::UdpSocket::bind("0.0.0.0:0")
+        .and_then(|u| u.connect("192.0.2.1:9").map(|_| u))
+        .and_then(|u| u.local_addr())
+        .map(|a| a.ip())
+        .ok()
+        .filter(|ip| !ip.is_loopback() && !ip.is_unspecified())
+        .map_or("smtp.example.org".to_string(), |ip| ip.to_string());
+    let mut config = smtp_config(port, Security::None);
+    config.smtp.host = Some(host.clone());
+    config.smtp.user = Some("ana".into());
+    config.smtp.password_command = Some("echo s3cret".into());
+    let e = send(&config, &compose(&notice(1)).unwrap(), Path::new("unused")).unwrap_err();
+    assert!(
+        matches!(&e, MailError::Config(m) if m.contains("this machine only")),
+        "{host}: {e:?}"
+    );
+    assert!(
+        listener.accept().is_err(),
+        "a connection was made to {host}"
+    );
+    // The same settings on 127.0.0.1 are used as before.
+    let server = Server::start(&[]);
+    let config = smtp_config(server.port, Security::None);
+    send(&config, &compose(&notice(2)).unwrap(), Path::new("unused")).unwrap();
+    assert_eq!(server.received_text().len(), 1);
+}

@@ -75,6 +75,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     super::mail::check_settings(&args.mail)?;
     let folder = match &args.referee {
         Some(dir) => {
+            crate::referee::folder::private_umask();
             Some(crate::referee::Referee::open(dir).map_err(|e| CliError::usage(e.to_string()))?)
         }
         None => None,

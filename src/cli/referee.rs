@@ -69,7 +69,7 @@ pub enum Sub {
     Sweep { dir: PathBuf },
     /// Write the games as a static web site: an index, a page and a PGN
     /// per game, a page per player; no mail address, token or held
-    /// message on any page. `site = "www"` in referee.toml has `referee
+    /// message on any page. `site = "../www"` in referee.toml has `referee
     /// run` keep it current.
     Site {
         dir: PathBuf,
@@ -169,6 +169,7 @@ fn referee_error(e: RefereeError) -> CliError {
 }
 
 fn open(dir: &Path) -> Result<Referee, CliError> {
+    crate::referee::folder::private_umask();
     Referee::open(dir).map_err(referee_error)
 }
 
@@ -209,6 +210,7 @@ pub fn register(r: &Referee, game: &Game) -> Result<String, CliError> {
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     match args.command {
         Sub::Init { dir, address } => {
+            crate::referee::folder::private_umask();
             let r = Referee::init(&dir, &address).map_err(referee_error)?;
             emit(
                 out,
@@ -463,6 +465,7 @@ fn run_imap(
 
 /// `postal receive --referee DIR [MESSAGE]`.
 pub fn receive(args: ReceiveArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    crate::referee::folder::private_umask();
     let r = Referee::open(&args.referee).map_err(tempfail)?;
     // The first MAX_READ bytes are read (a larger message is read in part,
     // and its sender told); the rest is drained, so the mail server's

@@ -112,7 +112,7 @@ impl Game {
         let file = GameFile {
             format: FORMAT.to_string(),
             variant: start.variant.name().to_string(),
-            definition: start.variant.defined().map(|d| d.def.source.clone()),
+            definition: start.variant.defined().map(|d| d.def.source.text()),
             start: text.clone(),
             players,
             time_control,

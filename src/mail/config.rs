@@ -12,7 +12,7 @@
 //! [smtp]
 //! host = "smtp.example.org"
 //! port = 587                    # default: 587 starttls, 465 tls, 25 none
-//! security = "starttls"         # starttls (default) | tls | none
+//! security = "starttls"         # starttls (default) | tls | none (this machine only)
 //! user = "ana@example.org"
 //! password_env = "POSTAL_SMTP_PASSWORD"    # the default variable
 //! # password_command = "pass show mail/example.org"
@@ -69,7 +69,8 @@ pub enum Security {
     Starttls,
     /// TLS from the first byte (SMTPS).
     Tls,
-    /// No encryption: for a server on this machine only.
+    /// No encryption: for a server on this machine only (a loopback
+    /// host; any other is refused before connecting).
     None,
 }
 

@@ -18,6 +18,17 @@ pub mod transport;
 
 use std::fmt;
 
+/// Whether `host` names this machine (`localhost`, 127.0.0.0/8, `::1`):
+/// the only host plain text is ever sent to (SMTP `security = "none"`,
+/// IMAP `--insecure-plain`).
+pub fn is_loopback(host: &str) -> bool {
+    host == "localhost"
+        || host
+            .trim_matches(|c| c == '[' || c == ']')
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|a| a.is_loopback())
+}
+
 /// Why a message could not be built or sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MailError {

@@ -75,6 +75,12 @@ fn smtp_transport(config: &Config) -> Result<(SmtpTransport, String), MailError>
         Security::None => 25,
     });
     let tls = if s.security == Security::None {
+        // Plain text (and AUTH PLAIN in clear) never leaves this machine.
+        if !super::is_loopback(&host) {
+            return Err(MailError::Config(format!(
+                "security = \"none\" is for a server on this machine only (127.0.0.1, ::1, localhost), not {host}: use \"starttls\" or \"tls\""
+            )));
+        }
         Tls::None
     } else {
         let mut params = TlsParameters::builder(host.clone());

@@ -1,7 +1,7 @@
 //! The referee folder:
 //!
 //! ```text
-//! referee/
+//! referee/            mode 0700, its files 0600 (whatever the umask)
 //!   referee.toml      the address, the policies and the mail transport
 //!   secret.key        32 random bytes (mode 0600) for the reply tokens
 //!   games/ID.json     postal-game/1 files: the store of record
@@ -122,6 +122,32 @@ pub fn address_parts(text: &str) -> Option<(String, String)> {
     (!l.is_empty() && !d.is_empty() && !l.contains('+')).then(|| (l.to_string(), d.to_string()))
 }
 
+/// Makes a referee folder 0700 when it is more open (a folder made before
+/// this rule, or by hand): sent letters carry reply tokens; held mail and
+/// conditional lines are a player's secrets.
+fn private(dir: &Path) -> Result<(), RefereeError> {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = match fs::metadata(dir) {
+        Ok(m) => m,
+        // Said by the caller, which reads referee.toml next.
+        Err(_) => return Ok(()),
+    };
+    if meta.permissions().mode() & 0o077 != 0 {
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
+            .map_err(|e| RefereeError::io(dir.display(), e))?;
+    }
+    Ok(())
+}
+
+/// Sets the process's umask to 077, so that every file and folder the
+/// referee writes is 0600 or 0700 whatever umask it was started with.
+/// Called by the commands that work on a referee folder (a library
+/// caller keeps its own umask); the web site sets its own modes (0644
+/// and 0755, src/referee/site.rs).
+pub fn private_umask() {
+    rustix::process::umask(rustix::fs::Mode::from_bits_truncate(0o077));
+}
+
 fn toml_string(s: &str) -> String {
     format!("{:?}", s)
 }
@@ -144,6 +170,8 @@ impl Referee {
                 settings.display()
             )));
         }
+        fs::create_dir_all(dir).map_err(|e| RefereeError::io(dir.display(), e))?;
+        private(dir)?;
         for sub in SUBDIRS {
             fs::create_dir_all(dir.join(sub)).map_err(|e| RefereeError::io(dir.display(), e))?;
         }
@@ -180,8 +208,9 @@ impl Referee {
         Referee::open(dir)
     }
 
-    /// Opens a referee folder.
+    /// Opens a referee folder (and makes it private: [`private`]).
     pub fn open(dir: &Path) -> Result<Referee, RefereeError> {
+        private(dir)?;
         let path = dir.join("referee.toml");
         let text = fs::read_to_string(&path).map_err(|e| {
             RefereeError::Config(format!(

@@ -3,22 +3,32 @@
 //! goes through [`mod@super::receive`], the pipeline of `postal receive`; once
 //! it returns (the game file and the letters saved), the message is
 //! written to the [journal](super::journal) and moved to `postal/done`
-//! (`postal/unreadable` when it is not a message at all, or larger than
-//! 1 MB), with UID MOVE, or COPY, `\Deleted` and UID EXPUNGE where the
-//! server lacks MOVE. The folders are made when missing, with the
-//! hierarchy separator the server names (LIST), so `postal/done` is
-//! `postal.done` on a server that separates with `.`.
+//! (`postal/unreadable` when it is not a message at all), with UID MOVE,
+//! or COPY, `\Deleted` and UID EXPUNGE where the server lacks MOVE. The
+//! folders are made when missing, with the hierarchy separator the server
+//! names (LIST), so `postal/done` is `postal.done` on a server that
+//! separates with `.`.
 //!
-//! After a pass over the mailbox the spool is sent, and the loop waits
-//! with IDLE, renewed every 25 minutes (servers may drop an IDLE after
-//! 30; RFC 2177 asks for 29 at most), or polls every `--poll` seconds
-//! where the server has no IDLE. A dropped connection or a restarted
-//! server is met by connecting again after 0.5 s, 1 s, 2 s, ... up to 60
-//! s; every command is bounded by a timeout (`[imap] timeout`, 60 s), so
-//! a silent network is noticed too. A message left for later (a game's
-//! lock busy, a full disk) or a letter not sent is tried again after
-//! `--poll` seconds rather than at the next push. SIGTERM or SIGINT finish the message
-//! at hand and end the loop (a second one exits at once).
+//! A message is fetched as `postal receive` reads one: its first 32 MB
+//! (`BODY.PEEK[]<0.N>`); the pipeline reads one over 1 MB for its text
+//! alone and tells the sender that its attachments were dropped. No
+//! answer of the server may be larger than that and its framing
+//! (`MAX_ANSWER`): a server that sends more has its connection dropped.
+//! On the first pass over a mailbox, mail that was already there and
+//! names no game is moved to `postal/done` unanswered.
+//!
+//! After a pass over the mailbox the spool is sent; when the pass finished
+//! a message, or the server announced new mail meanwhile, another pass
+//! follows at once. Only then does the loop wait with IDLE, renewed every
+//! 25 minutes (servers may drop an IDLE after 30; RFC 2177 asks for 29 at
+//! most), or poll every `--poll` seconds where the server has no IDLE. A
+//! dropped connection or a restarted server is met by connecting again
+//! after 0.5 s, 1 s, 2 s, ... up to 60 s; every command is bounded by a
+//! timeout (`[imap] timeout`, 60 s), so a silent network is noticed too.
+//! A message left for later (a game's lock busy, a full disk) or a letter
+//! not sent is tried again after `--poll` seconds rather than at the next
+//! push. SIGTERM or SIGINT finish the message at hand and end the loop (a
+//! second one exits at once).
 //!
 //! `imaps://` is TLS from the first byte (port 993), `imap://` is STARTTLS
 //! (port 143) and refused when the server does not offer it; plain text
@@ -50,6 +60,7 @@ use super::journal::{Dest, Entry, Journal};
 use super::receive::receive;
 use super::{hash16, inbound, spool, Referee, RefereeError};
 use async_imap::extensions::idle::IdleResponse;
+use async_imap::types::UnsolicitedResponse;
 use async_imap::{Client, Session};
 use chrono::{DateTime, Utc};
 use std::collections::BTreeSet;
@@ -193,6 +204,7 @@ async fn run_loop(
             journal: &mut journal,
             timeout: Duration::from_secs(r.settings.imap.timeout.unwrap_or(60).max(1)),
             selected: false,
+            news: false,
         };
         match m.session().await {
             Ok(()) => return Ok(()),
@@ -270,6 +282,8 @@ struct Mailbox<'a> {
     timeout: Duration,
     /// Whether the mailbox was selected (the back-off starts afresh).
     selected: bool,
+    /// Whether the server announced new mail during the pass.
+    news: bool,
 }
 
 /// Bounds a command by the timeout.
@@ -290,8 +304,34 @@ async fn bounded<T, E: Into<Fail>>(
 /// Whether a mailbox of this (quoted) name exists.
 async fn exists(s: &mut Sess, quoted: &str) -> Result<bool, async_imap::error::Error> {
     use futures_util::TryStreamExt;
-    let found: Vec<_> = s.list(Some(""), Some(quoted)).await?.try_collect().await?;
-    Ok(!found.is_empty())
+    let mut found = false;
+    let mut names = s.list(Some(""), Some(quoted)).await?;
+    while names.try_next().await?.is_some() {
+        found = true;
+    }
+    Ok(found)
+}
+
+/// Reads a stream of answers to its end, keeping none.
+async fn drained<T, S>(answers: S) -> Result<(), async_imap::error::Error>
+where
+    S: futures_util::Stream<Item = Result<T, async_imap::error::Error>>,
+{
+    use futures_util::TryStreamExt;
+    answers.try_for_each(|_| std::future::ready(Ok(()))).await
+}
+
+/// Empties the session's announcements (a bounded queue, each holding its
+/// buffer); whether one was of new mail.
+fn news(s: &mut Sess) -> bool {
+    let mut new_mail = false;
+    while let Ok(u) = s.unsolicited_responses.try_recv() {
+        new_mail |= matches!(
+            u,
+            UnsolicitedResponse::Exists(_) | UnsolicitedResponse::Recent(_)
+        );
+    }
+    new_mail
 }
 
 /// The folders a session uses, with the server's separator.
@@ -347,11 +387,11 @@ impl Mailbox<'_> {
                 tokio_rustls::TlsConnector::from(config).connect(name, tcp),
             )
             .await?;
-            Ok::<Conn, Fail>(Conn::Tls(Box::new(s)))
+            Ok::<Conn, Fail>(Conn::tls(s))
         };
         let conn = match url.security {
             Security::Tls => tls(tcp).await?,
-            _ => Conn::Plain(tcp),
+            _ => Conn::plain(tcp),
         };
         let mut client = Client::new(conn);
         let greeting = bounded(t, "greeting", client.read_response()).await?;
@@ -373,7 +413,7 @@ impl Mailbox<'_> {
                 ))),
                 f => f,
             })?;
-            let Conn::Plain(tcp) = client.into_inner() else {
+            let Some(tcp) = client.into_inner().into_plain() else {
                 return Err(Fail::Lost("STARTTLS on a TLS connection".into()));
             };
             client = Client::new(tls(tcp).await?);
@@ -412,13 +452,15 @@ impl Mailbox<'_> {
     /// The hierarchy separator of the server's names (LIST "" "").
     async fn separator(&self, s: &mut Sess) -> Result<Option<String>, Fail> {
         use futures_util::TryStreamExt;
-        let names: Vec<_> = bounded(self.timeout, "LIST", async {
-            s.list(Some(""), Some("\"\"")).await?.try_collect().await
+        bounded(self.timeout, "LIST", async {
+            let mut first = None;
+            let mut names = s.list(Some(""), Some("\"\"")).await?;
+            while let Some(n) = names.try_next().await? {
+                first = first.or_else(|| Some(n.delimiter().map(str::to_string)));
+            }
+            Ok::<_, async_imap::error::Error>(first.flatten())
         })
-        .await?;
-        Ok(names
-            .first()
-            .and_then(|n| n.delimiter().map(str::to_string)))
+        .await
     }
 
     /// Makes `name` (levels written with `/`) with the server's separator,
@@ -499,13 +541,23 @@ impl Mailbox<'_> {
                 other => other?,
             };
             self.selected = true;
+            news(&mut s);
             let uidvalidity = mailbox.uid_validity.unwrap_or(0);
-            let left = self.pass(&mut s, &caps, &folders, uidvalidity).await?;
+            let (finished, left) = self
+                .pass(&mut s, &caps, &folders, uidvalidity, mailbox.uid_next)
+                .await?;
             let sent = self.send();
-            while s.unsolicited_responses.try_recv().is_ok() {}
+            // What the server announced meanwhile: mail that came while
+            // the pass was at work is not announced again in IDLE.
+            let announced = std::mem::take(&mut self.news) | news(&mut s);
             if self.opts.once || self.opts.stop.load(Ordering::SeqCst) {
                 let _ = tokio::time::timeout(Duration::from_secs(5), s.logout()).await;
                 return Ok(());
+            }
+            // After a batch, what arrived during it is fetched at once
+            // rather than at the next push or renewal.
+            if finished > 0 || announced {
+                continue;
             }
             // A message left for later (a busy game) or a letter not sent
             // is tried again after --poll seconds, not at the next push.
@@ -590,104 +642,108 @@ impl Mailbox<'_> {
         }
     }
 
-    /// One pass over the mailbox, oldest UID first; returns how many
-    /// messages were left for later.
+    /// One pass over the mailbox, oldest UID first: how many messages
+    /// were finished (moved out) and how many left for later.
     async fn pass(
         &mut self,
         s: &mut Sess,
         caps: &Caps,
         folders: &Folders,
         uidvalidity: u32,
-    ) -> Result<usize, Fail> {
+        uidnext: Option<u32>,
+    ) -> Result<(usize, usize), Fail> {
         use futures_util::TryStreamExt;
         let mailbox = self.opts.url.mailbox.clone();
-        let sizes: Vec<(u32, u32)> = bounded(self.timeout, "FETCH", async {
-            let list: Vec<_> = s
-                .uid_fetch("1:*", "(UID RFC822.SIZE)")
-                .await?
-                .try_collect()
-                .await?;
-            Ok::<_, async_imap::error::Error>(
-                list.iter()
-                    .filter_map(|f| Some((f.uid?, f.size.unwrap_or(0))))
-                    .collect(),
-            )
+        // Each answer is dropped as it is read: async-imap gives each its
+        // own buffer of at least 4 kB.
+        let mut uids: Vec<u32> = bounded(self.timeout, "FETCH", async {
+            let mut uids = Vec::new();
+            let mut answers = s.uid_fetch("1:*", "UID").await?;
+            while let Some(f) = answers.try_next().await? {
+                uids.extend(f.uid);
+            }
+            Ok::<_, async_imap::error::Error>(uids)
         })
         .await?;
-        let mut sizes = sizes;
-        sizes.sort();
-        sizes.dedup();
-        let uids: BTreeSet<u32> = sizes.iter().map(|(u, _)| *u).collect();
+        uids.sort_unstable();
+        uids.dedup();
+        let uids: BTreeSet<u32> = uids.into_iter().collect();
+        let uidnext = uidnext.unwrap_or_else(|| uids.last().map_or(1, |u| u.saturating_add(1)));
         let mut keys = BTreeSet::new();
-        let mut left = 0;
-        for (uid, size) in sizes {
+        let (mut finished, mut left) = (0, 0);
+        for &uid in &uids {
             if self.opts.stop.load(Ordering::SeqCst) {
-                return Ok(left);
+                return Ok((finished, left));
             }
             if let Some(e) = self.journal.by_uid(&mailbox, uidvalidity, uid).cloned() {
                 keys.insert(e.key.clone());
                 self.move_to(s, caps, folders, &e, "finished before")
                     .await?;
+                finished += 1;
                 continue;
             }
             let now = (self.now)();
-            let (key, to, outcome) = if size as usize > inbound::MAX_SIZE {
-                let key = format!("size-{uidvalidity}-{uid}");
-                (
-                    key,
-                    Dest::Unreadable,
-                    "ignored: larger than 1 MB".to_string(),
-                )
-            } else {
-                let raw = bounded(self.timeout, "FETCH", async {
-                    let list: Vec<_> = s
-                        .uid_fetch(uid.to_string(), "BODY.PEEK[]")
-                        .await?
-                        .try_collect()
-                        .await?;
-                    Ok::<_, async_imap::error::Error>(
-                        list.iter()
-                            .find(|f| f.uid == Some(uid))
-                            .and_then(|f| f.body().map(<[u8]>::to_vec)),
+            // One size rule with `postal receive` and the Maildir: the
+            // first MAX_READ bytes are fetched (a larger message is read
+            // in part), and the pipeline reads a message over MAX_SIZE for
+            // its text alone and tells its sender.
+            let raw = bounded(self.timeout, "FETCH", async {
+                let mut raw = None;
+                let mut answers = s
+                    .uid_fetch(
+                        uid.to_string(),
+                        format!("BODY.PEEK[]<0.{}>", inbound::MAX_READ),
                     )
-                })
-                .await?;
-                let Some(raw) = raw else {
-                    // Expunged meanwhile by another client.
-                    continue;
-                };
-                let parsed = inbound::parse(&raw);
-                let key = match parsed.as_ref().and_then(|m| m.message_id.as_ref()) {
-                    Some(id) => hash16(id.as_bytes()),
-                    None => hash16(&raw),
-                };
-                if let Some(e) = self.journal.by_key(&mailbox, &key).cloned() {
-                    keys.insert(key.clone());
-                    let moved = Entry {
-                        uidvalidity,
-                        uid,
-                        ..e
-                    };
-                    self.journal.record(moved.clone())?;
-                    self.move_to(s, caps, folders, &moved, "recognised by its Message-ID")
-                        .await?;
-                    continue;
-                }
-                match receive(self.r, &raw, now) {
-                    Ok(o) => {
-                        let to = if parsed.is_none() {
-                            Dest::Unreadable
-                        } else {
-                            Dest::Done
-                        };
-                        (key, to, o.describe())
+                    .await?;
+                while let Some(f) = answers.try_next().await? {
+                    if raw.is_none() && f.uid == Some(uid) {
+                        raw = f.body().map(<[u8]>::to_vec);
                     }
+                }
+                Ok::<_, async_imap::error::Error>(raw)
+            })
+            .await?;
+            let Some(raw) = raw else {
+                // Expunged meanwhile by another client.
+                continue;
+            };
+            let parsed = inbound::parse(&raw);
+            let key = match parsed.as_ref().and_then(|m| m.message_id.as_ref()) {
+                Some(id) => hash16(id.as_bytes()),
+                None => hash16(&raw),
+            };
+            if let Some(e) = self.journal.by_key(&mailbox, &key).cloned() {
+                keys.insert(key.clone());
+                let moved = Entry {
+                    uidvalidity,
+                    uid,
+                    ..e
+                };
+                self.journal.record(moved.clone())?;
+                self.move_to(s, caps, folders, &moved, "recognised by its Message-ID")
+                    .await?;
+                finished += 1;
+                continue;
+            }
+            let old = self
+                .journal
+                .before_first_pass(&mailbox, uidvalidity, uidnext, uid)?;
+            let (to, outcome) = match &parsed {
+                // Mail that was waiting before the referee's first pass
+                // and names no game is not the referee's to answer.
+                Some(m) if old && !names_a_game(self.r, m) => (
+                    Dest::Done,
+                    "ignored: names no game and was there before the first pass".to_string(),
+                ),
+                _ => match receive(self.r, &raw, now) {
+                    Ok(o) if parsed.is_none() => (Dest::Unreadable, o.describe()),
+                    Ok(o) => (Dest::Done, o.describe()),
                     Err(e) => {
                         self.say(&format!("{mailbox} {uid}: left for later: {e}"));
                         left += 1;
                         continue;
                     }
-                }
+                },
             };
             keys.insert(key.clone());
             let entry = Entry {
@@ -701,9 +757,10 @@ impl Mailbox<'_> {
             self.journal.record(entry.clone())?;
             fail_at("before-move")?;
             self.move_to(s, caps, folders, &entry, "").await?;
+            finished += 1;
         }
         self.journal.prune(&mailbox, uidvalidity, &uids, &keys)?;
-        Ok(left)
+        Ok((finished, left))
     }
 
     /// Moves a finished message to its folder, forgets it in the journal,
@@ -716,7 +773,6 @@ impl Mailbox<'_> {
         e: &Entry,
         note: &str,
     ) -> Result<(), Fail> {
-        use futures_util::TryStreamExt;
         let folder = folders.of(e.to).to_string();
         let uid = e.uid.to_string();
         let t = self.timeout;
@@ -725,24 +781,20 @@ impl Mailbox<'_> {
         } else {
             bounded(t, "UID COPY", s.uid_copy(&uid, &folder)).await?;
             bounded(t, "UID STORE", async {
-                s.uid_store(&uid, "+FLAGS.SILENT (\\Deleted)")
-                    .await?
-                    .try_collect::<Vec<_>>()
-                    .await
+                drained(s.uid_store(&uid, "+FLAGS.SILENT (\\Deleted)").await?).await
             })
             .await?;
             if caps.uidplus {
                 bounded(t, "UID EXPUNGE", async {
-                    s.uid_expunge(&uid).await?.try_collect::<Vec<_>>().await
+                    drained(s.uid_expunge(&uid).await?).await
                 })
                 .await?;
             } else {
-                bounded(t, "EXPUNGE", async {
-                    s.expunge().await?.try_collect::<Vec<_>>().await
-                })
-                .await?;
+                bounded(t, "EXPUNGE", async { drained(s.expunge().await?).await }).await?;
             }
         }
+        // Announcements are read as they come, so that few are kept.
+        self.news |= news(s);
         self.journal.forget(&e.mailbox, &e.key)?;
         let now = (self.now)();
         self.r.log(
@@ -769,6 +821,18 @@ impl Mailbox<'_> {
         self.say(&line);
         Ok(())
     }
+}
+
+/// Whether a message names a game: a reply token among its recipients,
+/// or a parent that is one of the referee's letters (the two ways
+/// [`receive`] routes a message).
+fn names_a_game(r: &Referee, m: &inbound::Inbound) -> bool {
+    m.recipients
+        .iter()
+        .any(|a| super::token::parse(a, &r.local, &r.settings.tag, &r.domain).is_some())
+        || m.parents
+            .iter()
+            .any(|p| super::letter::gid_of_message_id(r, p).is_some())
 }
 
 #[cfg(test)]

@@ -15,6 +15,10 @@
 //! longer in the mailbox (a move whose answer was lost) are dropped by
 //! [`Journal::prune`].
 //!
+//! It also keeps, per mailbox, where the referee's first pass over it
+//! began ([`Journal::before_first_pass`]): mail that was already there and
+//! names no game is not answered (issue 40).
+//!
 //! The journal is an index of work done, not the record of it: the game
 //! file (`via`) and `seen/` are, so a message read again despite the
 //! journal is found there as already handled.
@@ -48,10 +52,22 @@ pub struct Entry {
     pub outcome: String,
 }
 
+/// Where the referee's first pass over a mailbox began: the messages
+/// under `uidvalidity` with a UID below `uidnext` were there before it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct First {
+    pub mailbox: String,
+    pub uidvalidity: u32,
+    pub uidnext: u32,
+}
+
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
     entries: Vec<Entry>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    first: Vec<First>,
 }
 
 /// The journal of one referee folder.
@@ -59,22 +75,49 @@ struct File {
 pub struct Journal {
     path: PathBuf,
     entries: Vec<Entry>,
+    first: Vec<First>,
 }
 
 impl Journal {
     /// Reads `DIR/imap/journal.json` (an empty journal when it is missing).
     pub fn open(dir: &Path) -> Result<Journal, RefereeError> {
         let path = dir.join("imap").join("journal.json");
-        let entries = match std::fs::read(&path) {
-            Ok(bytes) => {
-                serde_json::from_slice::<File>(&bytes)
-                    .map_err(|e| RefereeError::Config(format!("{}: {e}", path.display())))?
-                    .entries
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        let file = match std::fs::read(&path) {
+            Ok(bytes) => serde_json::from_slice::<File>(&bytes)
+                .map_err(|e| RefereeError::Config(format!("{}: {e}", path.display())))?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => File::default(),
             Err(e) => return Err(RefereeError::io(path.display(), e)),
         };
-        Ok(Journal { path, entries })
+        Ok(Journal {
+            path,
+            entries: file.entries,
+            first: file.first,
+        })
+    }
+
+    /// Whether the message at this place was in the mailbox before the
+    /// referee's first pass over it. The first call for a mailbox marks
+    /// that pass: every UID below `uidnext` is old. Under another
+    /// UIDVALIDITY (the mailbox made again) nothing is old.
+    pub fn before_first_pass(
+        &mut self,
+        mailbox: &str,
+        uidvalidity: u32,
+        uidnext: u32,
+        uid: u32,
+    ) -> Result<bool, RefereeError> {
+        if !self.first.iter().any(|f| f.mailbox == mailbox) {
+            self.first.push(First {
+                mailbox: mailbox.to_string(),
+                uidvalidity,
+                uidnext,
+            });
+            self.save()?;
+        }
+        Ok(self
+            .first
+            .iter()
+            .any(|f| f.mailbox == mailbox && f.uidvalidity == uidvalidity && uid < f.uidnext))
     }
 
     pub fn entries(&self) -> &[Entry] {
@@ -148,6 +191,7 @@ impl Journal {
         std::fs::create_dir_all(folder).map_err(|e| RefereeError::io(folder.display(), e))?;
         let file = File {
             entries: self.entries.clone(),
+            first: self.first.clone(),
         };
         let mut text = serde_json::to_string_pretty(&file)
             .map_err(|e| RefereeError::io(self.path.display(), e))?;
@@ -199,6 +243,13 @@ mod tests {
         assert_eq!(j.entries().len(), 1);
         j.prune("INBOX", 9, &uids, &BTreeSet::new()).unwrap();
         assert!(Journal::open(dir.path()).unwrap().entries().is_empty());
+        // The first pass over a mailbox is marked once, and kept.
+        assert!(j.before_first_pass("INBOX", 9, 5, 4).unwrap());
+        assert!(!j.before_first_pass("INBOX", 9, 8, 5).unwrap());
+        let mut j = Journal::open(dir.path()).unwrap();
+        assert!(j.before_first_pass("INBOX", 9, 100, 4).unwrap());
+        assert!(!j.before_first_pass("INBOX", 10, 100, 4).unwrap());
+        assert!(!j.before_first_pass("Other", 9, 1, 4).unwrap());
         std::fs::write(dir.path().join("imap/journal.json"), "{").unwrap();
         assert!(matches!(
             Journal::open(dir.path()),

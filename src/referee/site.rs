@@ -7,10 +7,17 @@
 //! - `games/GID.html`: the game's replay page (every position drawn as
 //!   SVG, the moves with their comments), and `games/GID.pgn` to
 //!   download;
-//! - `players/NAME.html`: a player's games.
+//! - `players/NAME.html`: a player's games, one page for each name shown
+//!   (two names that read alike, "ANA!" and "Ana", get two pages).
 //!
-//! Every page is written whole (`files::write_atomic`: a reader never sees
-//! half a page) and is readable without JavaScript (the boards are all in
+//! The index lists the games going on first, the soonest deadline first,
+//! then the games that ended, the latest first.
+//!
+//! Every page is written whole (`files::write_public`: a reader never sees
+//! half a page) and readable by the web server (0644, folders 0755, though
+//! the referee folder is private); a symbolic link planted in the site's
+//! folder is replaced, never written through, and `games/` or `players/`
+//! being a link is refused. Pages are readable without JavaScript (the boards are all in
 //! the page; the script only steps through them). No page carries a mail
 //! address, a reply token or a held message: players are named by their
 //! names (or their colour), and anything in a comment that looks like an
@@ -20,7 +27,7 @@ use super::folder::{load_game, Referee};
 use super::index::refresh;
 use super::RefereeError;
 use crate::color::Color;
-use crate::files::write_atomic;
+use crate::files::write_public;
 use crate::game::state::Game;
 use crate::record::game::Game as Record;
 use crate::record::writer;
@@ -109,6 +116,31 @@ fn slug(name: &str) -> String {
     }
 }
 
+/// The page of each player's name: its [`slug`], or where two names
+/// have one slug, the slug and a hash of the name, so that no two names
+/// share a page and a name's page stays where it is as games come.
+fn pages<'a>(names: impl IntoIterator<Item = &'a String>) -> BTreeMap<String, String> {
+    let mut by_slug: BTreeMap<String, Vec<&String>> = BTreeMap::new();
+    for name in names {
+        let list = by_slug.entry(slug(name)).or_default();
+        if !list.contains(&name) {
+            list.push(name);
+        }
+    }
+    let mut pages = BTreeMap::new();
+    for (slug, names) in by_slug {
+        for name in &names {
+            let page = if names.len() == 1 {
+                slug.clone()
+            } else {
+                format!("{slug}-{}", &super::hash16(name.as_bytes())[..8])
+            };
+            pages.insert(name.to_string(), page);
+        }
+    }
+    pages
+}
+
 const STYLE: &str = "body{font-family:system-ui,'DejaVu Sans',Arial,sans-serif;margin:1.5em;color:#222;background:#fafaf7}\
 table{border-collapse:collapse}td,th{padding:.3em .8em;border-bottom:1px solid #ddd;text-align:left}\
 th{color:#555;font-weight:600}a{color:#2f5f8a}";
@@ -131,9 +163,15 @@ struct Listed {
     state: String,
     to_move: String,
     deadline: Option<DateTime<Utc>>,
+    ended: bool,
 }
 
-fn table(rows: &[&Listed], prefix: &str, now: DateTime<Utc>) -> String {
+fn table(
+    rows: &[&Listed],
+    pages: &BTreeMap<String, String>,
+    prefix: &str,
+    now: DateTime<Utc>,
+) -> String {
     let mut t = String::from(
         "<table>\n<tr><th>White</th><th>Black</th><th>Variant</th><th>State</th><th>To move</th><th>Deadline</th></tr>\n",
     );
@@ -156,9 +194,9 @@ fn table(rows: &[&Listed], prefix: &str, now: DateTime<Utc>) -> String {
         let _ = writeln!(
             t,
             "<tr><td><a href=\"{prefix}players/{}.html\">{}</a></td><td><a href=\"{prefix}players/{}.html\">{}</a></td><td>{}</td><td><a href=\"{prefix}games/{}.html\">{}</a></td><td>{}</td><td>{}</td></tr>",
-            slug(&r.white),
+            pages[&r.white],
             escape(&r.white),
-            slug(&r.black),
+            pages[&r.black],
             escape(&r.black),
             escape(&r.variant),
             r.gid,
@@ -175,7 +213,7 @@ fn table(rows: &[&Listed], prefix: &str, now: DateTime<Utc>) -> String {
 pub fn write(r: &Referee, out: &Path, now: DateTime<Utc>) -> Result<Written, RefereeError> {
     let io = |p: &Path, e: std::io::Error| RefereeError::io(p.display(), e);
     for dir in [out.to_path_buf(), out.join("games"), out.join("players")] {
-        std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+        public_folder(&dir, dir != out).map_err(|e| io(&dir, e))?;
     }
     let (index, mut skipped) = refresh(r)?;
     let mut listed = Vec::new();
@@ -198,6 +236,10 @@ pub fn write(r: &Referee, out: &Path, now: DateTime<Utc>) -> Result<Written, Ref
             start_ply: record.moves.len(),
             ..GameInfo::of_record(&record)
         };
+        // The heading names the variant; the default event ("FIDE chess
+        // by mail") would name it again.
+        let event = format!("{} by mail", game.variant().spec().title);
+        pg.info.details.retain(|d| *d != event);
         let html = page(&[pg], &Options::default())
             .map_err(|e| RefereeError::Io(format!("game {gid}: {e}")))?;
         let html = html.replacen(
@@ -208,9 +250,9 @@ pub fn write(r: &Referee, out: &Path, now: DateTime<Utc>) -> Result<Written, Ref
             1,
         );
         let path = out.join("games").join(format!("{gid}.html"));
-        write_atomic(&path, html.as_bytes()).map_err(|e| io(&path, e))?;
+        write_public(&path, html.as_bytes()).map_err(|e| io(&path, e))?;
         let path = out.join("games").join(format!("{gid}.pgn"));
-        write_atomic(&path, writer::pgn(&record).as_bytes()).map_err(|e| io(&path, e))?;
+        write_public(&path, writer::pgn(&record).as_bytes()).map_err(|e| io(&path, e))?;
         let state = match game.result() {
             Some(e) => e.to_string(),
             None => format!("move {}", game.current().fullmove),
@@ -227,42 +269,74 @@ pub fn write(r: &Referee, out: &Path, now: DateTime<Utc>) -> Result<Written, Ref
             },
             state,
             deadline: game.result().is_none().then(|| game.deadline()).flatten(),
+            ended: game.result().is_some(),
         });
     }
+    // Games going on, the soonest deadline first (none last), then the
+    // games that ended, the latest first.
+    listed.sort_by(|a, b| {
+        (a.ended, a.deadline.is_none(), a.deadline)
+            .cmp(&(b.ended, b.deadline.is_none(), b.deadline))
+            .then_with(|| {
+                if a.ended {
+                    b.gid.cmp(&a.gid)
+                } else {
+                    a.gid.cmp(&b.gid)
+                }
+            })
+    });
+    let pages = pages(listed.iter().flat_map(|l| [&l.white, &l.black]));
     let all: Vec<&Listed> = listed.iter().collect();
     let body = format!(
         "<h1>Games</h1>\n<p>{} game{}, as of {} UTC.</p>\n{}",
         all.len(),
         if all.len() == 1 { "" } else { "s" },
         now.format("%Y-%m-%d %H:%M"),
-        table(&all, "", now)
+        table(&all, &pages, "", now)
     );
     let path = out.join("index.html");
-    write_atomic(&path, html_page("Games", &body).as_bytes()).map_err(|e| io(&path, e))?;
-    let mut players: BTreeMap<String, (String, Vec<&Listed>)> = BTreeMap::new();
+    write_public(&path, html_page("Games", &body).as_bytes()).map_err(|e| io(&path, e))?;
+    let mut players: BTreeMap<&String, Vec<&Listed>> = BTreeMap::new();
     for l in &listed {
         for name in [&l.white, &l.black] {
-            players
-                .entry(slug(name))
-                .or_insert_with(|| (name.clone(), Vec::new()))
-                .1
-                .push(l);
+            let games = players.entry(name).or_default();
+            if !games.iter().any(|g| g.gid == l.gid) {
+                games.push(l);
+            }
         }
     }
-    for (slug, (name, games)) in &players {
+    for (name, games) in &players {
         let body = format!(
             "<p><a href=\"../index.html\">All games</a></p>\n<h1>{}</h1>\n{}",
             escape(name),
-            table(games, "../", now)
+            table(games, &pages, "../", now)
         );
-        let path = out.join("players").join(format!("{slug}.html"));
-        write_atomic(&path, html_page(name, &body).as_bytes()).map_err(|e| io(&path, e))?;
+        let path = out.join("players").join(format!("{}.html", pages[*name]));
+        write_public(&path, html_page(name, &body).as_bytes()).map_err(|e| io(&path, e))?;
     }
     Ok(Written {
         games: listed.len(),
         players: players.len(),
         skipped,
     })
+}
+
+/// Makes a folder of the site readable by all (0755) when it is missing;
+/// `inner` (`games/`, `players/`) may not be a symbolic link, which could
+/// send the pages anywhere.
+fn public_folder(dir: &Path, inner: bool) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    match std::fs::symlink_metadata(dir) {
+        Ok(m) if inner && m.file_type().is_symlink() => Err(std::io::Error::other(
+            "a symbolic link, not a folder: not written through",
+        )),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir)?;
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// After `referee run` handled messages: the site brought up to date,

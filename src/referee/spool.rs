@@ -13,6 +13,17 @@
 //!   transport and moves it to `sent/`. The outbox transport delivers into
 //!   the Maildir `outbox/` (src/mail/maildir.rs) under the letter's name,
 //!   so a letter delivered again after a crash replaces its first copy.
+//!
+//! One sender at a time per referee folder: [`drain`] holds the lock
+//! `spool/.send.lock` (released by the kernel however the process ends)
+//! from listing the spool until the last letter is moved to `sent/`, so a
+//! second sender (`postal new` while `referee run` starts, two `referee
+//! send`) waits, then finds only what is left. A letter leaves `spool/`
+//! right after the server accepted it, before any other sender can pick
+//! it. The guarantee is *at least once*: a letter is never lost, and a
+//! crash (kill -9, a power cut) between the server's acceptance and the
+//! move sends that one letter again, once, at the next drain: at most one
+//! extra copy per crash, of the one letter in flight.
 
 use super::{Referee, RefereeError};
 use crate::game::store::write_atomic;
@@ -73,11 +84,25 @@ fn recipient(bytes: &[u8]) -> Option<String> {
     m.to()?.first()?.address().map(str::to_string)
 }
 
+/// Takes the folder's sending lock, waiting for another sender to finish.
+fn lock(spool: &Path) -> Result<fs::File, RefereeError> {
+    let path = spool.join(".send.lock");
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| io(&path, e))?;
+    file.lock().map_err(|e| io(&path, e))?;
+    Ok(file)
+}
+
 /// Sends what is in `spool/`, oldest name first. A letter that cannot be
 /// sent stays for the next drain; the first such error is returned after
 /// the rest were tried.
 pub fn drain(r: &Referee) -> Result<Vec<(String, Delivery)>, RefereeError> {
     let spool = r.dir.join("spool");
+    let _lock = lock(&spool)?;
     let mut names: Vec<String> = fs::read_dir(&spool)
         .map_err(|e| io(&spool, e))?
         .flatten()
@@ -86,6 +111,17 @@ pub fn drain(r: &Referee) -> Result<Vec<(String, Delivery)>, RefereeError> {
         .filter(|n| n.ends_with(".eml") && !n.starts_with('.'))
         .collect();
     names.sort();
+    let flight = spool.join("flight");
+    let noted = r.settings.mail.transport != TransportKind::Outbox;
+    if noted {
+        fs::create_dir_all(&flight).map_err(|e| io(&flight, e))?;
+        // Notes of letters no longer waiting (a crash after the move).
+        for entry in fs::read_dir(&flight).map_err(|e| io(&flight, e))?.flatten() {
+            if !spool.join(entry.file_name()).exists() {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
     let mut done = Vec::new();
     let mut first_error = None;
     let from = format!("{}@{}", r.local, r.domain);
@@ -93,6 +129,27 @@ pub fn drain(r: &Referee) -> Result<Vec<(String, Delivery)>, RefereeError> {
         let path = spool.join(&name);
         let Ok(bytes) = fs::read(&path) else { continue };
         let stem = name.trim_end_matches(".eml").to_string();
+        let note = flight.join(&name);
+        if noted {
+            let tries: u32 = fs::read_to_string(&note)
+                .ok()
+                .and_then(|t| t.trim().parse().ok())
+                .unwrap_or(0);
+            if tries >= 2 {
+                let to = r.dir.join("sent").join(&name);
+                fs::rename(&path, &to).map_err(|e| io(&to, e))?;
+                let _ = fs::remove_file(&note);
+                r.log(
+                    chrono::Utc::now(),
+                    &serde_json::json!({
+                        "letter": stem,
+                        "not_sent_again": "two attempts were cut off while sending it; the server may have it",
+                    }),
+                );
+                continue;
+            }
+            write_atomic(&note, format!("{}\n", tries + 1).as_bytes()).map_err(|e| io(&note, e))?;
+        }
         let sent = match r.settings.mail.transport {
             TransportKind::Outbox => {
                 let dir = r
@@ -116,9 +173,11 @@ pub fn drain(r: &Referee) -> Result<Vec<(String, Delivery)>, RefereeError> {
             Ok(d) => {
                 let to = r.dir.join("sent").join(&name);
                 fs::rename(&path, &to).map_err(|e| io(&to, e))?;
+                let _ = fs::remove_file(&note);
                 done.push((stem, d));
             }
             Err(e) => {
+                let _ = fs::remove_file(&note);
                 first_error.get_or_insert(e);
             }
         }

@@ -96,7 +96,7 @@ pub fn register(def: &Def, file: &str) -> Result<Variant, String> {
         castling: false,
         board_grows: false,
         stacks: false,
-        rules_text: leak(def.source.clone()),
+        rules_text: leak(def.source.text()),
         variant,
         repetitions_since_reset: false,
         never_repeats: false,

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod dovecot;
+pub mod imap_run;
 pub mod smtp;
 
 use assert_cmd::Command;

@@ -3,6 +3,8 @@
 //! OAuth 2 token (never from the command line), TLS with rustls, and the
 //! connection as one stream type, plain or TLS, for async-imap.
 
+use crate::mail::is_loopback;
+use crate::referee::inbound::MAX_READ;
 use crate::referee::RefereeError;
 use serde::Deserialize;
 use std::path::PathBuf;
@@ -71,14 +73,6 @@ fn percent_decode(text: &str) -> Result<String, RefereeError> {
         }
     }
     String::from_utf8(out).map_err(|_| bad())
-}
-
-fn is_loopback(host: &str) -> bool {
-    host == "localhost"
-        || host
-            .trim_matches(|c| c == '[' || c == ']')
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|a| a.is_loopback())
 }
 
 impl Url {
@@ -163,11 +157,113 @@ pub(super) fn check_name(name: &str) -> Result<(), RefereeError> {
     Ok(())
 }
 
-/// A connection: plain TCP or TLS over it.
+/// The most the server may send in answer to one command: a message of
+/// the size cap ([`MAX_READ`], all of a message that is ever read) and
+/// its framing. A server that sends more (a FETCH that never ends, a
+/// literal of 4 GB) has the connection dropped, so memory stays bounded
+/// whatever it does; every command's timeout bounds the time.
+pub(super) const MAX_ANSWER: usize = MAX_READ + (1 << 20);
+
+/// A connection: plain TCP or TLS over it, counting the bytes read since
+/// the client last wrote (a command, or IDLE's `DONE`): more than
+/// [`MAX_ANSWER`] is an error of the connection, and so is a literal
+/// announced larger (async-imap would make room for it before reading).
 #[derive(Debug)]
-pub(super) enum Conn {
+pub(super) struct Conn {
+    stream: Stream,
+    read: usize,
+    framing: Framing,
+}
+
+/// Where the server's bytes are: in a line, whose end is kept to find a
+/// literal's announcement (`{N}` and CRLF ending a line), or in a literal
+/// with this many bytes to go.
+#[derive(Debug, Default)]
+struct Framing {
+    tail: Vec<u8>,
+    literal: usize,
+}
+
+impl Framing {
+    /// Follows `bytes`; the size of a literal announced over the cap.
+    fn feed(&mut self, mut bytes: &[u8]) -> Result<(), usize> {
+        while !bytes.is_empty() {
+            if self.literal > 0 {
+                let n = self.literal.min(bytes.len());
+                self.literal -= n;
+                bytes = &bytes[n..];
+                continue;
+            }
+            let end = bytes.iter().position(|&b| b == b'\n');
+            let (part, rest) = match end {
+                Some(i) => bytes.split_at(i + 1),
+                None => (bytes, &[][..]),
+            };
+            self.tail.extend_from_slice(part);
+            // `{` and up to 20 digits, `}`, CR, LF: all that matters.
+            let keep = self.tail.len().saturating_sub(25);
+            self.tail.drain(..keep);
+            if end.is_some() {
+                if let Some(n) = announced(&self.tail) {
+                    if n > MAX_ANSWER {
+                        return Err(n);
+                    }
+                    self.literal = n;
+                }
+                self.tail.clear();
+            }
+            bytes = rest;
+        }
+        Ok(())
+    }
+}
+
+/// The size of the literal a line's end announces: `{123}` CRLF.
+fn announced(line: &[u8]) -> Option<usize> {
+    let body = line.strip_suffix(b"}\r\n")?;
+    let open = body.iter().rposition(|&b| b == b'{')?;
+    let digits = &body[open + 1..];
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(
+        std::str::from_utf8(digits)
+            .ok()?
+            .parse()
+            .unwrap_or(usize::MAX),
+    )
+}
+
+#[derive(Debug)]
+enum Stream {
     Plain(TcpStream),
     Tls(Box<tokio_rustls::client::TlsStream<TcpStream>>),
+}
+
+impl Conn {
+    pub(super) fn plain(tcp: TcpStream) -> Conn {
+        Conn {
+            stream: Stream::Plain(tcp),
+            read: 0,
+            framing: Framing::default(),
+        }
+    }
+
+    pub(super) fn tls(s: tokio_rustls::client::TlsStream<TcpStream>) -> Conn {
+        Conn {
+            stream: Stream::Tls(Box::new(s)),
+            read: 0,
+            framing: Framing::default(),
+        }
+    }
+
+    /// The TCP connection under a plain one (for STARTTLS).
+    pub(super) fn into_plain(self) -> Option<TcpStream> {
+        match self.stream {
+            Stream::Plain(tcp) => Some(tcp),
+            Stream::Tls(_) => None,
+        }
+    }
 }
 
 impl AsyncRead for Conn {
@@ -176,10 +272,29 @@ impl AsyncRead for Conn {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<std::io::Result<()>> {
-        match self.get_mut() {
-            Conn::Plain(s) => Pin::new(s).poll_read(cx, buf),
-            Conn::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let polled = match &mut this.stream {
+            Stream::Plain(s) => Pin::new(s).poll_read(cx, buf),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
+        };
+        if let Poll::Ready(Ok(())) = polled {
+            let new = &buf.filled()[before..];
+            this.read += new.len();
+            if this.read > MAX_ANSWER {
+                return Poll::Ready(Err(std::io::Error::other(format!(
+                    "the server sent more than {} MB in answer to one command",
+                    MAX_ANSWER >> 20
+                ))));
+            }
+            if let Err(n) = this.framing.feed(new) {
+                return Poll::Ready(Err(std::io::Error::other(format!(
+                    "the server announced a literal of {n} bytes, over the limit of {} MB",
+                    MAX_ANSWER >> 20
+                ))));
+            }
         }
+        polled
     }
 }
 
@@ -189,21 +304,28 @@ impl AsyncWrite for Conn {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
-        match self.get_mut() {
-            Conn::Plain(s) => Pin::new(s).poll_write(cx, buf),
-            Conn::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
+        let this = self.get_mut();
+        let written = match &mut this.stream {
+            Stream::Plain(s) => Pin::new(s).poll_write(cx, buf),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
+        };
+        if let Poll::Ready(Ok(n)) = written {
+            if n > 0 {
+                this.read = 0;
+            }
         }
+        written
     }
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        match self.get_mut() {
-            Conn::Plain(s) => Pin::new(s).poll_flush(cx),
-            Conn::Tls(s) => Pin::new(s.as_mut()).poll_flush(cx),
+        match &mut self.get_mut().stream {
+            Stream::Plain(s) => Pin::new(s).poll_flush(cx),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_flush(cx),
         }
     }
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        match self.get_mut() {
-            Conn::Plain(s) => Pin::new(s).poll_shutdown(cx),
-            Conn::Tls(s) => Pin::new(s.as_mut()).poll_shutdown(cx),
+        match &mut self.get_mut().stream {
+            Stream::Plain(s) => Pin::new(s).poll_shutdown(cx),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_shutdown(cx),
         }
     }
 }
@@ -353,5 +475,23 @@ mod tests {
         use async_imap::Authenticator;
         assert_eq!(x.process(b""), "user=u@x\x01auth=Bearer t\x01\x01");
         assert_eq!(x.process(b"{\"status\":\"400\"}"), "");
+    }
+
+    /// Issue 40 point 11: a literal is found however the bytes come, its
+    /// content skipped (a message that reads `{999999999}` is no
+    /// announcement), and one over the cap refused.
+    #[test]
+    fn literals_are_followed_and_one_over_the_cap_refused() {
+        let mut f = Framing::default();
+        let text = b"* 1 FETCH (UID 1 BODY[] {23}\r\nbody says {999999999}\r\n)\r\n";
+        for chunk in text.chunks(3) {
+            assert_eq!(f.feed(chunk), Ok(()));
+        }
+        assert_eq!(f.literal, 0);
+        let mut f = Framing::default();
+        assert_eq!(f.feed(b"* 1 FETCH (BODY[] {500000000}\r"), Ok(()));
+        assert_eq!(f.feed(b"\n"), Err(500_000_000));
+        assert_eq!(announced(b"* OK {x}\r\n"), None);
+        assert_eq!(announced(b"A1 OK {12}\r\n"), Some(12));
     }
 }

@@ -194,7 +194,7 @@ pub fn parents() -> &'static [Def] {
         // A child's source names its built-in parent, which every postal
         // provides: the parent's text is not part of it.
         for d in &mut loaded.defs {
-            d.source.clear();
+            d.source = Default::default();
         }
         loaded.defs
     })

@@ -157,7 +157,41 @@ pub struct Def {
     pub flying_general: bool,
     /// The section's text and its ancestors' (outermost first), as read:
     /// what a game file embeds so the game stays playable.
-    pub source: String,
+    pub source: Source,
+}
+
+/// A section's text after its ancestors', shared with them: a chain of
+/// sections costs memory in its length, not in its square (issue 40).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Source {
+    parent: Option<std::sync::Arc<Source>>,
+    text: std::sync::Arc<str>,
+}
+
+impl Source {
+    /// This source with a child section's text after it.
+    pub fn child(&self, text: &str) -> Source {
+        Source {
+            parent: (!self.is_empty()).then(|| std::sync::Arc::new(self.clone())),
+            text: text.into(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty() && self.parent.is_none()
+    }
+
+    /// The whole text, outermost ancestor first.
+    pub fn text(&self) -> String {
+        let mut parts = vec![&*self.text];
+        let mut at = self.parent.as_deref();
+        while let Some(s) = at {
+            parts.push(&*s.text);
+            at = s.parent.as_deref();
+        }
+        parts.reverse();
+        parts.concat()
+    }
 }
 
 /// `(name, letter, Betza)` of the pieces Fairy-Stockfish knows by name, in
@@ -258,7 +292,7 @@ impl Def {
             must_capture: false,
             checking: true,
             flying_general: false,
-            source: String::new(),
+            source: Source::default(),
         }
     }
 

@@ -20,6 +20,8 @@ pub use board::{Mv, Pos};
 pub use def::Def;
 
 use crate::diagnostic::{Diagnostic, Paint};
+use crate::limits::{MAX_INI_DEPTH, MAX_INI_SECTIONS};
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// Why a section was not loaded.
@@ -105,7 +107,11 @@ fn load_with(text: &str, file: &str, parents: &[Def], taken: &[&str]) -> Loaded 
         file: file.to_string(),
         ..Loaded::default()
     };
-    for section in lex::sections(text) {
+    // Where each loaded section is in `out.defs`, and how many sections of
+    // the file its chain of parents holds; the names refused.
+    let mut loaded: HashMap<String, (usize, usize)> = HashMap::new();
+    let mut refused: HashSet<String> = HashSet::new();
+    for (n, section) in lex::sections(text).into_iter().enumerate() {
         let refuse = |at: lex::At, key: String, why: String| Refusal {
             file: file.to_string(),
             variant: section.name.clone(),
@@ -118,6 +124,16 @@ fn load_with(text: &str, file: &str, parents: &[Def], taken: &[&str]) -> Loaded 
                 .map(|l| l.trim_end_matches('\r').to_string())
                 .unwrap_or_default(),
         };
+        if n == MAX_INI_SECTIONS {
+            out.refused.push(refuse(
+                section.at,
+                format!("[{}]", section.name),
+                format!(
+                    "more than {MAX_INI_SECTIONS} sections in one file: this one and the rest are not read"
+                ),
+            ));
+            break;
+        }
         let header = || format!("[{}]", section.name);
         if section.name.is_empty()
             || !section
@@ -125,50 +141,75 @@ fn load_with(text: &str, file: &str, parents: &[Def], taken: &[&str]) -> Loaded 
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         {
-            out.refused.push(refuse(
-                section.at,
-                header(),
-                "a variant's name is letters, digits, `-` and `_`".into(),
-            ));
+            push_refusal(
+                &mut refused,
+                refuse(
+                    section.at,
+                    header(),
+                    "a variant's name is letters, digits, `-` and `_`".into(),
+                ),
+                &mut out,
+            );
             continue;
         }
-        if out.defs.iter().any(|d| d.name == section.name)
+        if loaded.contains_key(&section.name)
             || BUILT_IN_PARENTS.contains(&section.name.as_str())
             || parents.iter().any(|d| d.name == section.name)
-            || out.refused.iter().any(|r| r.variant == section.name)
+            || refused.contains(&section.name)
         {
-            out.refused.push(refuse(
-                section.at,
-                header(),
-                "a variant of that name exists already".into(),
-            ));
+            push_refusal(
+                &mut refused,
+                refuse(
+                    section.at,
+                    header(),
+                    "a variant of that name exists already".into(),
+                ),
+                &mut out,
+            );
             continue;
         }
         if taken.contains(&section.name.as_str()) {
             // Fairy-Stockfish keeps its built-in and skips the section.
-            out.refused.push(refuse(
-                section.at,
-                header(),
-                "Fairy-Stockfish has a built-in variant of that name, which it keeps".into(),
-            ));
+            push_refusal(
+                &mut refused,
+                refuse(
+                    section.at,
+                    header(),
+                    "Fairy-Stockfish has a built-in variant of that name, which it keeps".into(),
+                ),
+                &mut out,
+            );
             continue;
         }
+        let mut depth = 1;
         let mut def = match section.parent.as_deref() {
             None => Def::base(&section.name),
             Some(p) if BUILT_IN_PARENTS.contains(&p) => Def::chess(&section.name),
-            Some(p) => match out
-                .defs
-                .iter()
-                .find(|d| d.name == p)
-                .or_else(|| parents.iter().find(|d| d.name == p))
+            Some(p) => match loaded
+                .get(p)
+                .map(|&(i, d)| (&out.defs[i], d))
+                .or_else(|| parents.iter().find(|d| d.name == p).map(|d| (d, 0)))
             {
-                Some(parent) => {
-                    let mut d = parent.clone();
-                    d.name = section.name.clone();
-                    d
+                Some((_, d)) if d >= MAX_INI_DEPTH => {
+                    push_refusal(
+                        &mut refused,
+                        refuse(
+                            section.at,
+                            header(),
+                            format!("its chain of parents is deeper than {MAX_INI_DEPTH} sections"),
+                        ),
+                        &mut out,
+                    );
+                    continue;
+                }
+                Some((parent, d)) => {
+                    depth = d + 1;
+                    let mut def = parent.clone();
+                    def.name = section.name.clone();
+                    def
                 }
                 None => {
-                    let why = if out.refused.iter().any(|r| r.variant == p) {
+                    let why = if refused.contains(p) {
                         format!("its parent `{p}` was refused")
                     } else if builtin::FAIRY_STOCKFISH.contains(&p) {
                         format!(
@@ -178,24 +219,31 @@ fn load_with(text: &str, file: &str, parents: &[Def], taken: &[&str]) -> Loaded 
                     } else {
                         format!("no variant `{p}` defined before it (built-in parents: postal-variants(5))")
                     };
-                    out.refused.push(refuse(section.at, header(), why));
+                    push_refusal(&mut refused, refuse(section.at, header(), why), &mut out);
                     continue;
                 }
             },
         };
         def.parent = section.parent.clone();
         if let Err(e) = keys::apply(&mut def, &section) {
-            out.refused.push(refuse(e.at, e.key, e.why));
+            push_refusal(&mut refused, refuse(e.at, e.key, e.why), &mut out);
             continue;
         }
         if let Err(why) = check(&def) {
-            out.refused.push(refuse(section.at, header(), why));
+            push_refusal(&mut refused, refuse(section.at, header(), why), &mut out);
             continue;
         }
-        def.source.push_str(&section.text);
+        def.source = def.source.child(&section.text);
+        loaded.insert(section.name.clone(), (out.defs.len(), depth));
         out.defs.push(def);
     }
     out
+}
+
+/// Records a section's refusal, and its name as refused.
+fn push_refusal(refused: &mut HashSet<String>, r: Refusal, out: &mut Loaded) {
+    refused.insert(r.variant.clone());
+    out.refused.push(r);
 }
 
 /// Checks a definition as a whole: distinct letters, a start position
