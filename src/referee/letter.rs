@@ -16,7 +16,7 @@ use crate::color::Color;
 use crate::game::clock::{format_time, relative};
 use crate::game::notices::{is_message_id, Addressee, NoticeRecord};
 use crate::game::state::Act;
-use crate::game::Game;
+use crate::game::{Game, Party};
 use crate::mail::compose::{game_subject, mailbox, sender};
 use crate::mail::MailError;
 use crate::render::{ascii, Options};
@@ -424,7 +424,7 @@ pub fn compose(r: &Referee, gid: &str, game: &Game, l: &Letter) -> Result<Vec<u8
                 .singlepart(SinglePart::html(html)),
         )
         .singlepart(Attachment::new(format!("{gid}.json")).body(
-            game.to_json().into_bytes(),
+            game.json_for(Party::Player(l.side)).into_bytes(),
             ContentType::parse("application/json").map_err(|e| MailError::Send(e.to_string()))?,
         ));
     let m = b
