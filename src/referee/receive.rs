@@ -281,10 +281,15 @@ impl<'a> Ctx<'a> {
             .find(|s| self.registered(game, *s).as_deref() == Some(from))
     }
 
-    /// Why the receiving server's `Authentication-Results` say the sender
-    /// is forged, when they do.
+    /// Why the sender may be forged, when it may: a `From` that is not
+    /// exactly one mailbox (a DMARC check may have judged another one), or
+    /// the receiving server's `Authentication-Results` saying so.
     fn auth_failure(&self) -> Option<String> {
+        if let Some(p) = &self.msg.from_problem {
+            return Some(format!("its From is not exactly one mailbox: {p}"));
+        }
         inbound::auth_failure(&self.msg.auth, &self.r.settings.trusted_authserv_ids)
+            .map(|why| format!("the receiving mail server found its sender forged ({why})"))
     }
 
     /// What the referee says of how it read the message, beyond its acts:
@@ -495,6 +500,10 @@ impl<'a> Ctx<'a> {
             let read = extract::extract(&self.msg.text).commands;
             return self.refuse(&game, side, &why, &read, None);
         }
+        if let Some(p) = &self.msg.from_problem {
+            let why = format!("its From is not exactly one mailbox: {p}");
+            return self.hold(&game, side, &why);
+        }
         if self.msg.from != self.registered(&game, side) {
             let why = format!(
                 "it did not come from your address ({})",
@@ -503,7 +512,6 @@ impl<'a> Ctx<'a> {
             return self.hold(&game, side, &why);
         }
         if let Some(why) = self.auth_failure() {
-            let why = format!("the receiving mail server found its sender forged ({why})");
             return self.hold(&game, side, &why);
         }
         let via = self.key.clone();
@@ -533,7 +541,7 @@ impl<'a> Ctx<'a> {
         }
         if let Some(why) = self.auth_failure() {
             return Ok(ignored(format!(
-                "an answer to a confirmation request whose sender is forged ({why})"
+                "an answer to a confirmation request whose sender may be forged: {why}"
             )));
         }
         if game.has_via(held_key) {
@@ -645,7 +653,7 @@ impl<'a> Ctx<'a> {
         };
         if let Some(why) = self.auth_failure() {
             return Ok(ignored(format!(
-                "the game is over, and the sender is forged ({why})"
+                "the game is over, and the sender may be forged: {why}"
             )));
         }
         if let Address::Confirm { held, .. } = route {
