@@ -138,16 +138,75 @@ const FIELDS: [&str; 27] = [
     "temat", // pl
 ];
 
-/// An unquoted `From:` line followed by another header-like line.
+/// An unquoted header block: a `From:` line followed by another field
+/// (Outlook: `From:`, `Sent:`, ...), or a field, a `From:` line and a field
+/// (GMX and web.de: `Gesendet: Freitag, 4. Dezember 2026 um 13:29 Uhr`,
+/// `Von:`, `An:`, `Betreff:`).
 fn is_header_block(lines: &[&str], i: usize) -> bool {
-    let first = header_name(lines[i]);
-    if !first.as_deref().is_some_and(|n| FROM.contains(&n)) {
+    let name = |at: usize| lines.get(at).and_then(|l| header_name(l));
+    let is_from = |at: usize| name(at).is_some_and(|n| FROM.contains(&n.as_str()));
+    let is_field = |at: usize| name(at).is_some_and(|n| FIELDS.contains(&n.as_str()) || n == "do");
+    (is_from(i) && is_field(i + 1)) || (is_field(i) && is_from(i + 1) && is_field(i + 2))
+}
+
+/// The words of a sensitivity label's banner, as Microsoft Purview and
+/// company policies put them above a reply (`[AMD Official Use Only -
+/// General]`, `General`, `Internal`, `Classification: Public`).
+const LABEL_WORDS: [&str; 22] = [
+    "general",
+    "internal",
+    "public",
+    "confidential",
+    "restricted",
+    "official",
+    "sensitive",
+    "unclassified",
+    "personal",
+    "business",
+    "highly",
+    "use",
+    "only",
+    "non",
+    "classification",
+    "sensitivity",
+    "external",
+    "limited",
+    "distribution",
+    "label",
+    "for",
+    "and",
+];
+
+/// A classification banner above a reply: a line in brackets naming a
+/// label (`[AMD Official Use Only - General]`, any company's name in it),
+/// or a line of label words alone (`General`, `Internal Use Only`).
+fn is_banner(line: &str) -> bool {
+    let t = line.trim().trim_matches('*').trim();
+    let (bracketed, inner) = match t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        Some(inner) => (true, inner),
+        None => (false, t),
+    };
+    let words: Vec<String> = inner
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    if words.is_empty() || words.len() > 10 {
         return false;
     }
-    lines
-        .get(i + 1)
-        .and_then(|l| header_name(l))
-        .is_some_and(|n| FIELDS.contains(&n.as_str()) || n == "do")
+    let label = |w: &String| LABEL_WORDS.contains(&w.as_str());
+    let named = words.iter().any(|w| {
+        [
+            "general",
+            "internal",
+            "public",
+            "confidential",
+            "restricted",
+            "official",
+        ]
+        .contains(&w.as_str())
+    });
+    named && (bracketed || words.iter().all(label))
 }
 
 /// The verbs of an attribution ("On ... Ana wrote:"), as Gmail, Apple
@@ -231,6 +290,9 @@ pub fn extract(text: &str) -> Reply {
             continue;
         }
         let t = line.trim();
+        if !in_block && is_banner(t) {
+            continue;
+        }
         if !block_done {
             if t.is_empty() {
                 if in_block {
