@@ -16,6 +16,12 @@
 //! | mail settings file, in bytes | [`MAX_SETTINGS_BYTES`] = 1 MiB | `--mail`, `postal mail` |
 //! | sections of a variants.ini | [`MAX_INI_SECTIONS`] = 1,000 | `--variants`, a game file's definition |
 //! | a section's chain of parents | [`MAX_INI_DEPTH`] = 32 sections | the same |
+//! | a reply's text read for commands | [`MAX_REPLY_TEXT`] = 1 MiB | the referee (the rest is not read) |
+//! | command lines of a reply | [`MAX_COMMAND_LINES`] = 100 | the referee (later lines are comment) |
+//! | one line of a reply | [`MAX_REPLY_LINE`] = 1,000 characters | the referee (the rest of the line is cut) |
+//! | a reply's comment, stored and passed on | [`MAX_COMMENT`] = 2,000 characters | the referee (cut there, the sender told) |
+//! | messages held for confirmation | [`MAX_HELD_PER_GAME`] = 10 a game, [`MAX_HELD`] = 200 in all | the referee (more are not held; attachments are never kept) |
+//! | room kept in a state file for the referee's own acts | [`STATE_RESERVE`] = 64 KiB | a player's act that would leave less is refused |
 //! | PNG side | `render::png::MAX_SIDE` = 4096 pixels | larger diagrams are drawn smaller |
 //!
 //! The board limits are chosen so that no legal game meets them: a game
@@ -55,6 +61,48 @@ pub const MAX_ISSUES: usize = 100;
 pub const MAX_STATE_BYTES: usize = 16 << 20;
 /// The largest mail settings file, in bytes.
 pub const MAX_SETTINGS_BYTES: usize = 1 << 20;
+/// The most of a reply's text (decoded, HTML read as text) in which the
+/// referee looks for its commands and comment, in bytes.
+pub const MAX_REPLY_TEXT: usize = 1 << 20;
+/// The most lines of a reply's command block.
+pub const MAX_COMMAND_LINES: usize = 100;
+/// The longest line of a reply read, in characters.
+pub const MAX_REPLY_LINE: usize = 1000;
+/// The longest comment one reply stores in a game and passes on, in
+/// characters: lines under the move and the text after a blank line
+/// together.
+pub const MAX_COMMENT: usize = 2000;
+/// The room a state file keeps below [`MAX_STATE_BYTES`] for the
+/// referee's own acts (a time forfeit, the operator's adjudication or
+/// abort, their notices): a player's act that would leave less is
+/// refused, so that a full game can always be ended.
+pub const STATE_RESERVE: usize = 64 << 10;
+
+/// The most messages a referee holds for one game, awaiting their
+/// player's confirmation.
+pub const MAX_HELD_PER_GAME: usize = 10;
+/// The most messages a referee holds in all.
+pub const MAX_HELD: usize = 200;
+
+/// `text` cut to its first `max` characters; whether it was cut.
+pub fn cut_chars(text: &str, max: usize) -> (&str, bool) {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => (&text[..at], true),
+        None => (text, false),
+    }
+}
+
+/// `text` cut to at most `max` bytes, at a character's boundary.
+pub fn cut_bytes(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut at = max;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    &text[..at]
+}
 
 /// The most sections read from one variants.ini text (Fairy-Stockfish's
 /// own file has some 200).

@@ -31,6 +31,7 @@ mod reader_forms;
 mod record_formats;
 mod records;
 mod referee;
+mod referee_content;
 mod referee_files;
 mod render;
 mod robustness;

@@ -10,7 +10,7 @@
 //! take-back, or new lines clear them. The lines live in the state file
 //! (`conditional`) and nowhere else: notices, exports and the referee's
 //! site never show them, and a state file mailed to the opponent goes
-//! without them ([`Game::to_json_shared`]).
+//! without them ([`super::party`]).
 
 use super::file::Conditional;
 use super::state::{canonical_text, Game};
@@ -223,17 +223,6 @@ impl Game {
             });
         }
         Some(answer)
-    }
-
-    /// The state file's text without the conditional moves: the copy
-    /// that may be mailed to either player.
-    pub fn to_json_shared(&self) -> String {
-        if self.file().conditional.is_none() {
-            return self.to_json();
-        }
-        let mut copy = self.clone();
-        copy.file_mut().conditional = None;
-        copy.to_json()
     }
 }
 

@@ -14,6 +14,8 @@
 //! - [`time_control`]: time controls, leave, and each player's clock.
 //! - `timing`: the players' clocks in a game, deadlines and leave.
 //! - `conditional`: conditional moves, left for the opponent's reply.
+//! - [`party`]: the copy of the file each party may see: the one maker of
+//!   every state file mailed or published.
 //! - [`notices`]: the acts in order, who hears of each, the game id and
 //!   the record of the notices mailed.
 //! - [`address`]: the one check of player names and mail addresses.
@@ -29,6 +31,7 @@ mod conditional;
 mod ending;
 pub mod file;
 pub mod notices;
+pub mod party;
 pub mod pgn;
 mod positions;
 pub mod state;
@@ -38,6 +41,7 @@ mod timing;
 
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use notices::{ActRef, NoticeRecord, Reason, Recipient};
+pub use party::Party;
 pub use state::{Claim, Game, GameFile, MoveReport, Player, FORMAT};
 pub use store::apply_move;
 pub use time_control::TimeControl;

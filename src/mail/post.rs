@@ -15,7 +15,7 @@ use super::notice::build;
 use super::transport::{send, Delivery};
 use super::MailError;
 use crate::game::notices::{Addressee, NoticeRecord};
-use crate::game::{store, Game, GameError};
+use crate::game::{store, Game, GameError, Party};
 use chrono::{DateTime, Utc};
 use std::path::Path;
 
@@ -109,7 +109,8 @@ fn prepare(
     };
     let mut next = game.clone();
     next.record_notice(record.clone());
-    notice.attachment = Some((file_name, next.to_json_shared().into_bytes()));
+    let sides: Vec<_> = record.to.iter().map(|a| a.side).collect();
+    notice.attachment = Some((file_name, next.json_for(Party::of(&sides)).into_bytes()));
     let message = compose(&notice)?;
     Ok(Some((next, message, record)))
 }

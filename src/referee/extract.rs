@@ -20,8 +20,8 @@
 /// The first line of every notice; replies are written above it.
 pub const MARKER: &str = "-- postal: write your answer above this line --";
 const MARKER_CORE: &str = "write your answer above this line";
-/// The longest comment kept.
-pub const MAX_COMMENT: usize = 2000;
+pub use crate::limits::MAX_COMMENT;
+use crate::limits::{cut_bytes, cut_chars, MAX_COMMAND_LINES, MAX_REPLY_LINE, MAX_REPLY_TEXT};
 
 /// What a reply says.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -30,6 +30,25 @@ pub struct Reply {
     pub commands: Vec<String>,
     /// The comment to the opponent, trimmed (empty when none).
     pub comment: String,
+    /// Whether some of what the sender wrote above the quote was cut: a
+    /// line or the comment longer than the referee keeps
+    /// ([`crate::limits`]). (Text past [`MAX_REPLY_TEXT`] is not read.)
+    pub cut: bool,
+}
+
+/// The comment a reply stores and passes on: the lines of its command
+/// block that are not commands, then its comment, together at most
+/// [`MAX_COMMENT`] characters; whether it was cut.
+pub fn comment_of(block_lines: &[String], reply: &Reply) -> (String, bool) {
+    let mut comment = block_lines.join("\n");
+    if !reply.comment.is_empty() {
+        if !comment.is_empty() {
+            comment.push_str("\n\n");
+        }
+        comment.push_str(&reply.comment);
+    }
+    let (kept, cut) = cut_chars(&comment, MAX_COMMENT);
+    (kept.trim_end().to_string(), cut || reply.cut)
 }
 
 /// Normalises a body's text.
@@ -138,16 +157,75 @@ const FIELDS: [&str; 27] = [
     "temat", // pl
 ];
 
-/// An unquoted `From:` line followed by another header-like line.
+/// An unquoted header block: a `From:` line followed by another field
+/// (Outlook: `From:`, `Sent:`, ...), or a field, a `From:` line and a field
+/// (GMX and web.de: `Gesendet: Freitag, 4. Dezember 2026 um 13:29 Uhr`,
+/// `Von:`, `An:`, `Betreff:`).
 fn is_header_block(lines: &[&str], i: usize) -> bool {
-    let first = header_name(lines[i]);
-    if !first.as_deref().is_some_and(|n| FROM.contains(&n)) {
+    let name = |at: usize| lines.get(at).and_then(|l| header_name(l));
+    let is_from = |at: usize| name(at).is_some_and(|n| FROM.contains(&n.as_str()));
+    let is_field = |at: usize| name(at).is_some_and(|n| FIELDS.contains(&n.as_str()) || n == "do");
+    (is_from(i) && is_field(i + 1)) || (is_field(i) && is_from(i + 1) && is_field(i + 2))
+}
+
+/// The words of a sensitivity label's banner, as Microsoft Purview and
+/// company policies put them above a reply (`[AMD Official Use Only -
+/// General]`, `General`, `Internal`, `Classification: Public`).
+const LABEL_WORDS: [&str; 22] = [
+    "general",
+    "internal",
+    "public",
+    "confidential",
+    "restricted",
+    "official",
+    "sensitive",
+    "unclassified",
+    "personal",
+    "business",
+    "highly",
+    "use",
+    "only",
+    "non",
+    "classification",
+    "sensitivity",
+    "external",
+    "limited",
+    "distribution",
+    "label",
+    "for",
+    "and",
+];
+
+/// A classification banner above a reply: a line in brackets naming a
+/// label (`[AMD Official Use Only - General]`, any company's name in it),
+/// or a line of label words alone (`General`, `Internal Use Only`).
+fn is_banner(line: &str) -> bool {
+    let t = line.trim().trim_matches('*').trim();
+    let (bracketed, inner) = match t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        Some(inner) => (true, inner),
+        None => (false, t),
+    };
+    let words: Vec<String> = inner
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    if words.is_empty() || words.len() > 10 {
         return false;
     }
-    lines
-        .get(i + 1)
-        .and_then(|l| header_name(l))
-        .is_some_and(|n| FIELDS.contains(&n.as_str()) || n == "do")
+    let label = |w: &String| LABEL_WORDS.contains(&w.as_str());
+    let named = words.iter().any(|w| {
+        [
+            "general",
+            "internal",
+            "public",
+            "confidential",
+            "restricted",
+            "official",
+        ]
+        .contains(&w.as_str())
+    });
+    named && (bracketed || words.iter().all(label))
 }
 
 /// The verbs of an attribution ("On ... Ana wrote:"), as Gmail, Apple
@@ -201,10 +279,12 @@ fn is_quote(line: &str) -> bool {
 
 /// Reads a reply's command block and comment.
 pub fn extract(text: &str) -> Reply {
-    let text = normalise(text);
+    let text = normalise(cut_bytes(text, MAX_REPLY_TEXT));
+    let mut cut = false;
     let lines: Vec<&str> = text.lines().collect();
-    let mut commands = Vec::new();
+    let mut commands: Vec<String> = Vec::new();
     let mut comment: Vec<&str> = Vec::new();
+    let mut comment_chars = 0;
     let mut in_block = false;
     let mut block_done = false;
     let mut skip_next = false;
@@ -231,6 +311,9 @@ pub fn extract(text: &str) -> Reply {
             continue;
         }
         let t = line.trim();
+        if !in_block && is_banner(t) {
+            continue;
+        }
         if !block_done {
             if t.is_empty() {
                 if in_block {
@@ -239,20 +322,27 @@ pub fn extract(text: &str) -> Reply {
                 continue;
             }
             in_block = true;
-            commands.push(t.to_string());
-        } else {
+            let (t, long) = cut_chars(t, MAX_REPLY_LINE);
+            cut |= long;
+            commands.push(t.trim_end().to_string());
+            if commands.len() == MAX_COMMAND_LINES {
+                block_done = true;
+            }
+        } else if comment_chars <= MAX_COMMENT {
+            // Lines past the longest comment kept are not gathered.
+            comment_chars += line.len() + 1;
             comment.push(line.trim_end());
+        } else {
+            cut = true;
         }
     }
-    let mut comment = comment.join("\n").trim().to_string();
-    if comment.len() > MAX_COMMENT {
-        let mut cut = MAX_COMMENT;
-        while !comment.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        comment.truncate(cut);
+    let comment = comment.join("\n");
+    let (kept, long) = cut_chars(comment.trim(), MAX_COMMENT);
+    Reply {
+        commands,
+        comment: kept.trim_end().to_string(),
+        cut: cut || long,
     }
-    Reply { commands, comment }
 }
 
 #[cfg(test)]
@@ -323,5 +413,42 @@ mod tests {
         assert_eq!(cmds(outlook), vec!["12... Nf6"]);
         assert_eq!(cmds("Get Outlook for Android"), Vec::<String>::new());
         assert_eq!(cmds("--\nresign"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn gmx_header_blocks_and_classification_banners() {
+        let gmx = "e4\n\nSchöne Eröffnung!\n\nGesendet: Freitag, 4. Dezember 2026 um 13:29 Uhr\nVon: \"Postal\" <postal@example.org>\nAn: ana@example.org\nBetreff: [postal]\n\n-- postal: write";
+        let r = extract(gmx);
+        assert_eq!(r.commands, vec!["e4"]);
+        assert_eq!(r.comment, "Schöne Eröffnung!");
+        for banner in [
+            "[AMD Official Use Only - General]",
+            "General",
+            "Internal",
+            "[Public]",
+            "Classification: Internal",
+            "*Internal Use Only*",
+        ] {
+            let r = extract(&format!("{banner}\n\n1... e5\n\nBest,\nBen"));
+            assert_eq!(r.commands, vec!["1... e5"], "{banner}");
+            assert_eq!(r.comment, "Best,\nBen", "{banner}");
+        }
+        // A comment after the move that happens to say "General" is kept.
+        assert_eq!(extract("e4\nGeneral\n").commands, vec!["e4", "General"]);
+    }
+
+    #[test]
+    fn long_replies_are_read_to_their_limits() {
+        let many = "e4\n".to_string() + &"x\n".repeat(5000);
+        let r = extract(&many);
+        assert_eq!(r.commands.len(), MAX_COMMAND_LINES);
+        assert!(r.comment.chars().count() <= MAX_COMMENT && r.cut);
+        let wide = "y".repeat(5000);
+        let r = extract(&wide);
+        assert_eq!(r.commands[0].chars().count(), MAX_REPLY_LINE);
+        assert!(r.cut);
+        let block: Vec<String> = vec!["z".repeat(1500), "w".repeat(1500)];
+        let (c, cut) = comment_of(&block, &Reply::default());
+        assert!(cut && c.chars().count() == MAX_COMMENT);
     }
 }

@@ -1,8 +1,9 @@
 //! Held messages (design §3.7): a message the referee did not play because
-//! it could not be sure who sent it (a `From` that is not the player's, an
-//! `Authentication-Results` that says the sender is forged, no reply token
-//! or a damaged one). Each is kept as `held/KEY.eml`, the message as it
-//! came, and `held/KEY.json`, what the referee knows of it:
+//! it could not be sure who sent it (a `From` that is not the player's or
+//! not one mailbox, an `Authentication-Results` that says the sender is
+//! forged, no reply token or a damaged one). Each is kept as
+//! `held/KEY.eml`, its text and a few headers ([`kept_form`]: never its
+//! attachments), and `held/KEY.json`, what the referee knows of it:
 //!
 //! ```json
 //! {"key": "…", "gid": "k3f9q2", "side": "white", "ply": 0,
@@ -63,10 +64,56 @@ pub fn is_key(key: &str) -> bool {
     key.len() == 16 && key.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
-/// Keeps a message: the message first, then its record, each atomically.
-pub fn put(r: &Referee, held: &Held, raw: &[u8]) -> Result<(), RefereeError> {
+/// The headers a held message keeps: who sent it, to whom, its thread and
+/// the receiving server's verdict.
+const KEPT_HEADERS: [&str; 11] = [
+    "From",
+    "Sender",
+    "To",
+    "Cc",
+    "Subject",
+    "Date",
+    "Message-ID",
+    "In-Reply-To",
+    "References",
+    "Authentication-Results",
+    "Delivered-To",
+];
+
+/// The longest header field kept, in bytes.
+const MAX_HEADER: usize = 4096;
+
+/// A message as it is held: its [`KEPT_HEADERS`] (each at most
+/// [`MAX_HEADER`] bytes) and the text the referee read in it, as one
+/// plain-text part; attachments and everything else are not kept.
+pub fn kept_form(raw: &[u8], text: &str) -> Vec<u8> {
+    let mut out = String::new();
+    if let Some(m) = mail_parser::MessageParser::default().parse_headers(raw) {
+        for (name, value) in m.headers_raw() {
+            if KEPT_HEADERS.iter().any(|k| k.eq_ignore_ascii_case(name))
+                && value.len() <= MAX_HEADER
+            {
+                let value: String = value.chars().filter(|c| *c != '\r').collect();
+                out.push_str(&format!(
+                    "{name}:{}\r\n",
+                    value.trim_end().replace('\n', "\r\n")
+                ));
+            }
+        }
+    }
+    out.push_str("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n");
+    out.push_str(crate::limits::cut_bytes(
+        text,
+        crate::limits::MAX_REPLY_TEXT,
+    ));
+    out.into_bytes()
+}
+
+/// Keeps a message, in its [`kept_form`]: the message first, then its
+/// record, each atomically.
+pub fn put(r: &Referee, held: &Held, raw: &[u8], text: &str) -> Result<(), RefereeError> {
     let m = message_path(r, &held.key);
-    write_atomic(&m, raw).map_err(|e| RefereeError::io(m.display(), e))?;
+    write_atomic(&m, &kept_form(raw, text)).map_err(|e| RefereeError::io(m.display(), e))?;
     let p = record_path(r, &held.key);
     let text = serde_json::to_vec_pretty(held).map_err(|e| RefereeError::Io(e.to_string()))?;
     write_atomic(&p, &text).map_err(|e| RefereeError::io(p.display(), e))

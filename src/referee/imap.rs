@@ -625,7 +625,7 @@ impl Mailbox<'_> {
         match spool::drain(self.r) {
             Ok(sent) => {
                 if !sent.is_empty() {
-                    let line = format!("sent {} letters", sent.len());
+                    let line = format!("sent {}", super::letter::count(sent.len(), "letter"));
                     self.say(&line);
                     // Letters follow every act: the games' site, where
                     // one is kept, is brought up to date.

@@ -123,6 +123,11 @@ pub struct Inbound {
     pub attachments: Vec<String>,
     /// The `Authentication-Results` headers, topmost first.
     pub auth: Vec<AuthResults>,
+    /// Why its `From` is not exactly one mailbox (two `From` headers, a
+    /// list or a group), when it is not: such a message is held, as a
+    /// forged one is (a DMARC check may have judged another mailbox than
+    /// the one read).
+    pub from_problem: Option<String>,
     /// The message's size in bytes.
     pub size: usize,
     /// Why the message must never be answered, when it must not.
@@ -197,6 +202,24 @@ pub fn parse(raw: &[u8]) -> Option<Inbound> {
             .map(|(_, v)| v.trim().to_lowercase())
     };
     let from = first_address(msg.from());
+    let from_headers = msg
+        .headers_raw()
+        .filter(|(n, _)| n.eq_ignore_ascii_case("From"))
+        .count();
+    let mailboxes = match msg.from() {
+        Some(mail_parser::Address::List(l)) => l.len(),
+        Some(mail_parser::Address::Group(g)) => {
+            g.iter().map(|g| g.addresses.len()).sum::<usize>().max(2)
+        }
+        None => 0,
+    };
+    let from_problem = if from_headers > 1 {
+        Some(format!("it has {from_headers} From headers"))
+    } else if mailboxes > 1 {
+        Some(format!("its From names {mailboxes} mailboxes"))
+    } else {
+        None
+    };
     let mut never = None;
     let mut why = |w: String| {
         if never.is_none() {
@@ -263,6 +286,7 @@ pub fn parse(raw: &[u8]) -> Option<Inbound> {
         text,
         attachments,
         auth,
+        from_problem,
         size: raw.len(),
         never_answer: never,
     })

@@ -16,7 +16,7 @@ use crate::color::Color;
 use crate::game::clock::{format_time, relative};
 use crate::game::notices::{is_message_id, Addressee, NoticeRecord};
 use crate::game::state::Act;
-use crate::game::Game;
+use crate::game::{Game, Party};
 use crate::mail::compose::{game_subject, mailbox, sender};
 use crate::mail::MailError;
 use crate::render::{ascii, Options};
@@ -63,17 +63,6 @@ pub fn reply_address(r: &Referee, gid: &str, game: &Game, side: Color) -> String
         game.moves().len(),
         epoch(game),
     )
-}
-
-/// A game's bare address, `postal+GID@domain`: `show`, `help`, and after
-/// the end a comment to the opponent; it never plays.
-pub fn bare_address(r: &Referee, gid: &str) -> String {
-    let tag = if r.settings.tag.is_empty() {
-        String::new()
-    } else {
-        format!("{}-", r.settings.tag)
-    };
-    format!("{}+{tag}{gid}@{}", r.local, r.domain)
 }
 
 /// The game a Message-ID of this referee's names: `postal.GID.`.
@@ -342,16 +331,14 @@ pub fn record(r: &Referee, gid: &str, game: &mut Game, l: &Letter, first_act: us
 /// game's notices record, `In-Reply-To` the player's message it answers,
 /// else the last notice.
 pub fn compose(r: &Referee, gid: &str, game: &Game, l: &Letter) -> Result<Vec<u8>, MailError> {
-    // A finished game's letters carry the bare game address, which plays
-    // nothing, and no line to write an answer above.
+    // A finished game's letters carry no line to write an answer above;
+    // their reply address still carries the player's token, the only way
+    // a message is passed on to the opponent after the end.
     let over = game.result().is_some();
-    let reply_to = l.reply_to.clone().unwrap_or_else(|| {
-        if over {
-            bare_address(r, gid)
-        } else {
-            reply_address(r, gid, game, l.side)
-        }
-    });
+    let reply_to = l
+        .reply_to
+        .clone()
+        .unwrap_or_else(|| reply_address(r, gid, game, l.side));
     let id = message_id(r, gid, game, l);
     let refs = references(game);
     let p = &game.file().players;
@@ -382,11 +369,20 @@ pub fn compose(r: &Referee, gid: &str, game: &Game, l: &Letter) -> Result<Vec<u8
         })
         .date(l.date.into())
         .message_id(Some(id));
+    // The message answered, else the latest letter to this player (the
+    // player's own thread of the game, never a letter the other got).
     let parent = l
         .in_reply_to
         .as_ref()
         .map(|p| format!("<{p}>"))
         .filter(|p| is_message_id(p))
+        .or_else(|| {
+            game.notices()
+                .iter()
+                .rev()
+                .find(|n| n.to.iter().any(|a| a.side == l.side))
+                .map(|n| n.message_id.clone())
+        })
         .or_else(|| refs.last().cloned());
     if let Some(parent) = parent {
         let mut chain = refs.clone();
@@ -424,7 +420,7 @@ pub fn compose(r: &Referee, gid: &str, game: &Game, l: &Letter) -> Result<Vec<u8
                 .singlepart(SinglePart::html(html)),
         )
         .singlepart(Attachment::new(format!("{gid}.json")).body(
-            game.to_json().into_bytes(),
+            game.json_for(Party::Player(l.side)).into_bytes(),
             ContentType::parse("application/json").map_err(|e| MailError::Send(e.to_string()))?,
         ));
     let m = b

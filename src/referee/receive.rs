@@ -12,19 +12,23 @@
 //!    letters are released again and nothing else happens.
 //!    A game whose deadline has passed (with `auto_forfeit`) records the
 //!    forfeit first, whatever the message says; a finished game passes a
-//!    player's message to the opponent once, as a comment.
+//!    player's message to the opponent once, as a comment, when it carries
+//!    the player's token.
 //! 5. Check the sender: a token valid for the current ply and take-back
 //!    epoch, a `From` that is the side's registered address, and no
 //!    `Authentication-Results` of the receiving server saying the sender is
-//!    forged (`dmarc=fail`, or `spf=fail` without a passing DKIM). A token
+//!    forged, nor a `From` of more than one mailbox (`dmarc=fail`, or `spf=fail` without a passing DKIM). A token
 //!    valid for an older notice is *stale* and answered with the current
 //!    position; a token that is not valid is not answered. A right token
 //!    from another address or a forged sender, or a message routed only by
 //!    its thread (no token, or a damaged one), is held in `held/` and the
 //!    side's registered address (never the `From`) is asked to answer
-//!    `confirm` (played) or `drop`; any other answer never plays it.
-//! 6. Apply the commands to a copy of the game (all or none); a refusal is
-//!    answered with what was read and why, and the game is not touched.
+//!    `confirm` (played) or `drop`; any other answer never plays it. Such
+//!    requests, and token-less `show` answers, have their own budget.
+//! 6. Apply the commands to a copy of the game (all or none; `act.rs`); a
+//!    refusal is answered with what was read and why, and the game is not
+//!    touched. A comment that would not fit the game file is dropped, an
+//!    act that would not fit refused.
 //! 7. Write the letters to `spool/prepared/`, save the game (the commit),
 //!    release the letters into `spool/`. Answers that change no game go
 //!    straight to `spool/`, then `seen/KEY` is written.
@@ -45,10 +49,12 @@ use crate::color::Color;
 use crate::game::clock::format_time;
 use crate::game::store::{write_atomic, write_game};
 use crate::game::Game;
+use crate::limits::{MAX_HELD, MAX_HELD_PER_GAME};
 use chrono::{DateTime, Utc};
 use std::path::Path;
 use std::time::Duration;
 
+mod act;
 mod release;
 pub use release::{drop_held, release};
 
@@ -281,10 +287,15 @@ impl<'a> Ctx<'a> {
             .find(|s| self.registered(game, *s).as_deref() == Some(from))
     }
 
-    /// Why the receiving server's `Authentication-Results` say the sender
-    /// is forged, when they do.
+    /// Why the sender may be forged, when it may: a `From` that is not
+    /// exactly one mailbox (a DMARC check may have judged another one), or
+    /// the receiving server's `Authentication-Results` saying so.
     fn auth_failure(&self) -> Option<String> {
+        if let Some(p) = &self.msg.from_problem {
+            return Some(format!("its From is not exactly one mailbox: {p}"));
+        }
         inbound::auth_failure(&self.msg.auth, &self.r.settings.trusted_authserv_ids)
+            .map(|why| format!("the receiving mail server found its sender forged ({why})"))
     }
 
     /// What the referee says of how it read the message, beyond its acts:
@@ -317,12 +328,18 @@ impl<'a> Ctx<'a> {
     /// then marks the message seen. Whether it was spooled. A request to
     /// confirm a held message (`reply_to` its confirmation address) is
     /// not threaded under that message, which its reader never sent.
+    ///
+    /// Answers to a message the player's token and address vouch for
+    /// count against the player's hourly budget; answers to any other
+    /// (held messages, token-less `show`) against a budget of their own,
+    /// so that a stranger's mail never uses up the player's answers.
     fn answer(
         &self,
         game: &Game,
         side: Color,
         text: String,
         reply_to: Option<String>,
+        vouched: bool,
     ) -> Result<bool, RefereeError> {
         let in_reply_to = if reply_to.is_some() {
             None
@@ -331,9 +348,14 @@ impl<'a> Ctx<'a> {
         };
         let to = letter::mailbox_of(game, side);
         let addr = self.registered(game, side).unwrap_or_default();
+        let budget = if vouched {
+            addr
+        } else {
+            format!("unvouched {addr}")
+        };
         let sent = within_rate(
             self.r,
-            &addr,
+            &budget,
             self.r.settings.answers_per_hour as usize,
             3600,
             self.now,
@@ -370,7 +392,7 @@ impl<'a> Ctx<'a> {
         why: &str,
         text: String,
     ) -> Result<Outcome, RefereeError> {
-        let sent = self.answer(game, side, text, None)?;
+        let sent = self.answer(game, side, text, None, true)?;
         Ok(Outcome::Answered {
             gid: Some(self.gid.clone()),
             why: why.to_string(),
@@ -495,6 +517,10 @@ impl<'a> Ctx<'a> {
             let read = extract::extract(&self.msg.text).commands;
             return self.refuse(&game, side, &why, &read, None);
         }
+        if let Some(p) = &self.msg.from_problem {
+            let why = format!("its From is not exactly one mailbox: {p}");
+            return self.hold(&game, side, &why);
+        }
         if self.msg.from != self.registered(&game, side) {
             let why = format!(
                 "it did not come from your address ({})",
@@ -503,7 +529,6 @@ impl<'a> Ctx<'a> {
             return self.hold(&game, side, &why);
         }
         if let Some(why) = self.auth_failure() {
-            let why = format!("the receiving mail server found its sender forged ({why})");
             return self.hold(&game, side, &why);
         }
         let via = self.key.clone();
@@ -533,7 +558,7 @@ impl<'a> Ctx<'a> {
         }
         if let Some(why) = self.auth_failure() {
             return Ok(ignored(format!(
-                "an answer to a confirmation request whose sender is forged ({why})"
+                "an answer to a confirmation request whose sender may be forged: {why}"
             )));
         }
         if game.has_via(held_key) {
@@ -631,7 +656,12 @@ impl<'a> Ctx<'a> {
             [Command::Help] => letter::help(),
             _ => letter::standing(game, side, self.now),
         };
-        self.answered(game, side, "show", text)
+        let sent = self.answer(game, side, text, None, false)?;
+        Ok(Outcome::Answered {
+            gid: Some(self.gid.clone()),
+            why: "show".into(),
+            sent,
+        })
     }
 
     /// A message to a finished game: passed on to the opponent once, as a
@@ -645,7 +675,7 @@ impl<'a> Ctx<'a> {
         };
         if let Some(why) = self.auth_failure() {
             return Ok(ignored(format!(
-                "the game is over, and the sender is forged ({why})"
+                "the game is over, and the sender may be forged: {why}"
             )));
         }
         if let Address::Confirm { held, .. } = route {
@@ -657,12 +687,30 @@ impl<'a> Ctx<'a> {
             );
             return self.answered(&game, side, "the game is over; held message dropped", text);
         }
-        let reply = extract::extract(&self.msg.text);
-        let mut said = reply.commands.join("\n");
-        if !reply.comment.is_empty() {
-            said.push_str("\n\n");
-            said.push_str(&reply.comment);
+        // Passed on only with the player's own token: a From alone is
+        // easily forged.
+        let tokened = match route {
+            Address::Reply {
+                side: s, ply, mac, ..
+            } => {
+                *s == side
+                    && *ply <= game.moves().len()
+                    && (0..=epoch(&game)).any(|e| {
+                        token::same_mac(
+                            mac,
+                            &token::reply_mac(self.r.key(), &self.gid, side, *ply, e),
+                        )
+                    })
+            }
+            _ => false,
+        };
+        if !tokened {
+            return Ok(ignored(
+                "the game is over, and the message carries no reply token of the player's: nothing is passed on",
+            ));
         }
+        let reply = extract::extract(&self.msg.text);
+        let (said, _) = extract::comment_of(&reply.commands, &reply);
         let end = game.result().map(|e| e.to_string()).unwrap_or_default();
         if said.trim().is_empty() {
             let text = format!(
@@ -719,6 +767,14 @@ impl<'a> Ctx<'a> {
     }
 
     fn hold(&self, game: &Game, side: Color, why: &str) -> Result<Outcome, RefereeError> {
+        let all = held::list(self.r)?;
+        let here = all.iter().filter(|h| h.gid == self.gid).count();
+        if here >= MAX_HELD_PER_GAME || all.len() >= MAX_HELD {
+            return Ok(ignored(format!(
+                "not held ({why}): {here} messages are held for this game and {} in all, the most kept ({MAX_HELD_PER_GAME} and {MAX_HELD})",
+                all.len()
+            )));
+        }
         let read = extract::extract(&self.msg.text).commands;
         let from = self.msg.from.clone().unwrap_or_else(|| "nobody".into());
         let h = Held {
@@ -731,7 +787,7 @@ impl<'a> Ctx<'a> {
             received: self.now,
             read: read.clone(),
         };
-        held::put(self.r, &h, self.raw)?;
+        held::put(self.r, &h, self.raw, &self.msg.text)?;
         let mut text = format!(
             "The referee did not play a message for this game from {from},\n\
              because {why}. It reads:\n\n"
@@ -761,102 +817,10 @@ impl<'a> Ctx<'a> {
             epoch(game),
             &self.key,
         );
-        self.answer(game, side, text, Some(confirm))?;
+        self.answer(game, side, text, Some(confirm), false)?;
         Ok(Outcome::Held {
             gid: self.gid.clone(),
             why: why.to_string(),
-        })
-    }
-
-    /// Reads and applies a message's commands for `side`, recording `via`.
-    /// `note` opens the mover's letter.
-    fn act(
-        &self,
-        mut game: Game,
-        side: Color,
-        text: &str,
-        via: &str,
-        note: Option<&str>,
-    ) -> Result<Outcome, RefereeError> {
-        let reply = extract::extract(text);
-        let block = match command::parse_block(&reply.commands) {
-            Ok(b) => b,
-            Err(why) => return self.refuse(&game, side, &why, &reply.commands, note),
-        };
-        match block.commands.as_slice() {
-            [Command::Show] => {
-                let text = letter::standing(&game, side, self.now);
-                return self.answered(&game, side, "show", text);
-            }
-            [Command::Help] => return self.answered(&game, side, "help", letter::help()),
-            _ => {}
-        }
-        let (moves, events) = (game.moves().len(), game.events().len());
-        let first_act = game.last_act() + 1;
-        let mut comment = block.comment.join("\n");
-        if !reply.comment.is_empty() {
-            if !comment.is_empty() {
-                comment.push_str("\n\n");
-            }
-            comment.push_str(&reply.comment);
-        }
-        let applied = match command::apply(
-            &mut game,
-            side,
-            &block.commands,
-            (!comment.is_empty()).then(|| comment.clone()),
-            self.now,
-        ) {
-            Ok(s) => s,
-            Err(e) => return self.refuse(&game, side, &e.to_string(), &reply.commands, note),
-        };
-        // Conditional moves alone are the sender's business: no act, no
-        // letter to the opponent, and the message marked seen.
-        let private_only = applied.said.is_empty();
-        let said = applied.said;
-        game.mark_via(moves, events, via);
-        let mut notes: Vec<String> = note.map(str::to_string).into_iter().collect();
-        if !block.comment.is_empty() {
-            let opp = game.file().players.get(!side).short(!side);
-            let lines: Vec<String> = block.comment.iter().map(|l| format!("\"{l}\"")).collect();
-            notes.push(format!(
-                "Not a command, so read as your comment to {opp}: {}.",
-                lines.join(", ")
-            ));
-        }
-        notes.extend(self.reading_notes());
-        notes.extend(applied.private);
-        let mut letters = letter::after_acts(
-            &game,
-            side,
-            &said,
-            &comment,
-            &notes,
-            via,
-            self.msg.message_id.as_deref(),
-            self.now,
-        );
-        if private_only {
-            letters.retain(|l| l.side == side);
-        }
-        for l in &letters {
-            let bytes = letter::compose(self.r, &self.gid, &game, l)
-                .map_err(|e| RefereeError::Io(e.to_string()))?;
-            spool::prepare(self.r, &l.name, &bytes)?;
-        }
-        for l in &letters {
-            letter::record(self.r, &self.gid, &mut game, l, first_act);
-        }
-        fail_at("after-prepare")?;
-        write_game(self.path, game.to_json().as_bytes())?;
-        fail_at("after-commit")?;
-        spool::release(self.r, via)?;
-        if private_only {
-            self.mark_seen()?;
-        }
-        Ok(Outcome::Applied {
-            gid: self.gid.clone(),
-            said,
         })
     }
 }

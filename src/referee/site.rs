@@ -29,6 +29,7 @@ use super::RefereeError;
 use crate::color::Color;
 use crate::files::write_public;
 use crate::game::state::Game;
+use crate::game::Party;
 use crate::record::game::Game as Record;
 use crate::record::writer;
 use crate::render::html::{page, GameInfo, PageGame};
@@ -224,7 +225,7 @@ pub fn write(r: &Referee, out: &Path, now: DateTime<Utc>) -> Result<Written, Ref
             continue;
         }
         let game = match load_game(&r.game_path(gid)) {
-            Ok(g) => g,
+            Ok(g) => g.copy_for(Party::Public),
             Err(_) => {
                 skipped.push(gid.clone());
                 continue;
