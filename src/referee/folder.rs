@@ -208,7 +208,7 @@ impl Referee {
         Referee::open(dir)
     }
 
-    /// Opens a referee folder (and makes it private: [`private`]).
+    /// Opens a referee folder (and makes it private: `private`).
     pub fn open(dir: &Path) -> Result<Referee, RefereeError> {
         private(dir)?;
         let path = dir.join("referee.toml");

@@ -83,8 +83,8 @@ const KEPT_HEADERS: [&str; 11] = [
 /// The longest header field kept, in bytes.
 const MAX_HEADER: usize = 4096;
 
-/// A message as it is held: its [`KEPT_HEADERS`] (each at most
-/// [`MAX_HEADER`] bytes) and the text the referee read in it, as one
+/// A message as it is held: its `KEPT_HEADERS` (each at most
+/// `MAX_HEADER` bytes) and the text the referee read in it, as one
 /// plain-text part; attachments and everything else are not kept.
 pub fn kept_form(raw: &[u8], text: &str) -> Vec<u8> {
     let mut out = String::new();
