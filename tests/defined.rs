@@ -3,8 +3,8 @@
 //! the file it came from is gone, and the referee plays it from replies
 //! as it plays the built-in games.
 
+use crate::common::names;
 use mail_parser::MessageParser;
-use std::collections::BTreeSet;
 use std::path::Path;
 
 const NOW: &str = "2026-12-01T09:00:00Z";
@@ -39,16 +39,6 @@ fn ok(c: &mut assert_cmd::Command) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
-}
-
-fn names(dir: &Path) -> BTreeSet<String> {
-    std::fs::read_dir(dir)
-        .map(|d| {
-            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .filter(|n| !n.starts_with('.'))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// The referee's letters to `addr`, oldest first (by file name, which

@@ -4,12 +4,11 @@
 //! real files, and `postal receive` killed with SIGKILL at random moments.
 
 use crate::common::smtp::Server;
+use crate::common::{names, postal_at as postal, referee, stdout, NOW};
 use mail_parser::MessageParser;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-const NOW: &str = "2026-12-01T09:00:00Z";
 
 impl Server {
     /// The messages received, in order, as raw bytes.
@@ -32,55 +31,6 @@ impl Server {
                 .unwrap();
         t.send_raw(&env, raw).unwrap();
     }
-}
-
-fn postal(now: &str) -> assert_cmd::Command {
-    let mut c = assert_cmd::Command::cargo_bin("postal").unwrap();
-    c.env("POSTAL_NOW", now)
-        .env_remove("POSTAL_TEST_FAIL_AT")
-        .env("XDG_CONFIG_HOME", "/nonexistent");
-    c
-}
-
-fn stdout(c: &mut assert_cmd::Command) -> String {
-    let out = c.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// A referee folder with one chess game between Ana and Ben; the game id.
-fn referee(dir: &Path, mail: Option<&str>) -> (PathBuf, String) {
-    let r = dir.join("ref");
-    stdout(
-        postal(NOW)
-            .args(["referee", "init"])
-            .arg(&r)
-            .args(["--address", "Postal <postal@example.org>"]),
-    );
-    if let Some(m) = mail {
-        let path = r.join("referee.toml");
-        let t = std::fs::read_to_string(&path).unwrap();
-        std::fs::write(&path, t.replace("[mail]\ntransport = \"outbox\"\n", m)).unwrap();
-    }
-    let out = stdout(
-        postal(NOW)
-            .args(["new", "chess", "--referee"])
-            .arg(&r)
-            .args([
-                "--white",
-                "Ana <ana@example.org>",
-                "--black",
-                "Ben <ben@example.org>",
-                "--time-control",
-                "3d",
-            ]),
-    );
-    let gid = out.split_whitespace().nth(1).unwrap().to_string();
-    (r, gid)
 }
 
 struct Mail {
@@ -181,16 +131,6 @@ fn reply(notice: &Mail, from: &str, command: &str, style: Style, n: usize) -> Ve
             .into_bytes()
         }
     }
-}
-
-fn names(dir: &Path) -> BTreeSet<String> {
-    std::fs::read_dir(dir)
-        .map(|d| {
-            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .filter(|n| !n.starts_with('.'))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 #[test]

@@ -5,41 +5,13 @@
 //! Real parts: `postal receive --referee` on a real referee folder, its
 //! letters in the folder's outbox Maildir, read back with a MIME parser.
 
+use crate::common::{names, postal_at as postal, stdout, NOW};
 use mail_parser::{MessageParser, MimeHeaders};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-const NOW: &str = "2026-12-01T09:00:00Z";
 const ANA: &str = "ana@example.org";
 const BEN: &str = "ben@example.org";
-
-fn postal(now: &str) -> assert_cmd::Command {
-    let mut c = assert_cmd::Command::cargo_bin("postal").unwrap();
-    c.env("POSTAL_NOW", now)
-        .env_remove("POSTAL_TEST_FAIL_AT")
-        .env("XDG_CONFIG_HOME", "/nonexistent");
-    c
-}
-
-fn stdout(c: &mut assert_cmd::Command) -> String {
-    let out = c.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn names(dir: &Path) -> BTreeSet<String> {
-    std::fs::read_dir(dir)
-        .map(|d| {
-            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .filter(|n| !n.starts_with('.'))
-                .collect()
-        })
-        .unwrap_or_default()
-}
 
 /// A letter of the referee's, as received.
 struct Mail {

@@ -4,14 +4,13 @@
 //! tests/imap_load.rs.
 
 use super::dovecot::{Dovecot, PASSWORD, WAIT};
-use std::collections::BTreeSet;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-pub const NOW: &str = "2026-12-01T09:00:00Z";
+pub use super::{names, referee, NOW};
 
 pub fn postal_cmd() -> Command {
     let mut c = Command::new(assert_cmd::cargo::cargo_bin("postal"));
@@ -31,49 +30,6 @@ pub fn run_ok(c: &mut Command) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
-}
-
-/// A referee folder with one chess game between Ana and Ben; `mail` is
-/// the `[mail]` table (the outbox when `None`). Returns the folder and the
-/// game id.
-pub fn referee(dir: &Path, mail: Option<&str>) -> (PathBuf, String) {
-    let r = dir.join("ref");
-    run_ok(
-        postal_cmd()
-            .args(["referee", "init"])
-            .arg(&r)
-            .args(["--address", "Postal <postal@example.org>"]),
-    );
-    if let Some(m) = mail {
-        let path = r.join("referee.toml");
-        let t = std::fs::read_to_string(&path).unwrap();
-        std::fs::write(&path, t.replace("[mail]\ntransport = \"outbox\"\n", m)).unwrap();
-    }
-    let out = run_ok(
-        postal_cmd()
-            .args(["new", "chess", "--referee"])
-            .arg(&r)
-            .args([
-                "--white",
-                "Ana <ana@example.org>",
-                "--black",
-                "Ben <ben@example.org>",
-                "--time-control",
-                "3d",
-            ]),
-    );
-    let gid = out.split_whitespace().nth(1).unwrap().to_string();
-    (r, gid)
-}
-
-pub fn names(dir: &Path) -> BTreeSet<String> {
-    std::fs::read_dir(dir)
-        .map(|d| {
-            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .filter(|n| !n.starts_with('.'))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 pub fn moves(r: &Path, gid: &str) -> Vec<String> {

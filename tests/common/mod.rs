@@ -58,3 +58,73 @@ pub fn fairy_stockfish_ini() -> std::path::PathBuf {
     );
     path
 }
+
+/// The time the referee tests run at (`POSTAL_NOW`).
+pub const NOW: &str = "2026-12-01T09:00:00Z";
+
+/// The `postal` binary at the time `now`, without the user's settings or
+/// an injected failure.
+pub fn postal_at(now: &str) -> Command {
+    let mut c = postal();
+    c.env("POSTAL_NOW", now)
+        .env_remove("POSTAL_TEST_FAIL_AT")
+        .env("XDG_CONFIG_HOME", "/nonexistent");
+    c
+}
+
+/// A command's standard output; the test fails, with its standard error,
+/// when the command does.
+pub fn stdout(c: &mut Command) -> String {
+    let out = c.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The names in a folder, hidden ones left out (none when it is missing).
+pub fn names(dir: &std::path::Path) -> std::collections::BTreeSet<String> {
+    std::fs::read_dir(dir)
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| !n.starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A referee folder with one chess game between Ana and Ben; `mail` is
+/// the `[mail]` table (the outbox when `None`). Returns the folder and the
+/// game id.
+pub fn referee(dir: &std::path::Path, mail: Option<&str>) -> (std::path::PathBuf, String) {
+    let r = dir.join("ref");
+    stdout(
+        postal_at(NOW)
+            .args(["referee", "init"])
+            .arg(&r)
+            .args(["--address", "Postal <postal@example.org>"]),
+    );
+    if let Some(m) = mail {
+        let path = r.join("referee.toml");
+        let t = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, t.replace("[mail]\ntransport = \"outbox\"\n", m)).unwrap();
+    }
+    let out = stdout(
+        postal_at(NOW)
+            .args(["new", "chess", "--referee"])
+            .arg(&r)
+            .args([
+                "--white",
+                "Ana <ana@example.org>",
+                "--black",
+                "Ben <ben@example.org>",
+                "--time-control",
+                "3d",
+            ]),
+    );
+    let gid = out.split_whitespace().nth(1).unwrap().to_string();
+    (r, gid)
+}
