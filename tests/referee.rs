@@ -4,8 +4,7 @@
 //! real files, and `postal receive` killed with SIGKILL at random moments.
 
 use crate::common::smtp::Server;
-use crate::common::{names, postal_at as postal, referee, stdout, NOW};
-use mail_parser::MessageParser;
+use crate::common::{names, postal_at as postal, referee, stdout, without_keys_of, Mail, NOW};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -30,48 +29,6 @@ impl Server {
             lettre::address::Envelope::new(Some(from.parse().unwrap()), vec![to.parse().unwrap()])
                 .unwrap();
         t.send_raw(&env, raw).unwrap();
-    }
-}
-
-struct Mail {
-    raw: Vec<u8>,
-}
-
-impl Mail {
-    fn msg(&self) -> mail_parser::Message<'_> {
-        MessageParser::default().parse(&self.raw).unwrap()
-    }
-    fn to(&self) -> String {
-        self.msg()
-            .to()
-            .unwrap()
-            .first()
-            .unwrap()
-            .address()
-            .unwrap()
-            .to_string()
-    }
-    fn reply_to(&self) -> String {
-        self.msg()
-            .reply_to()
-            .unwrap()
-            .first()
-            .unwrap()
-            .address()
-            .unwrap()
-            .to_string()
-    }
-    fn id(&self) -> String {
-        self.msg().message_id().unwrap().to_string()
-    }
-    fn text(&self) -> String {
-        self.msg().body_text(0).unwrap().into_owned()
-    }
-    fn header(&self, name: &str) -> Option<String> {
-        self.msg()
-            .headers_raw()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.trim().to_string())
     }
 }
 
@@ -707,17 +664,7 @@ impl Club {
                 .args(["--address", "Postal Referee <postal@example.org>"]),
         );
         let path = r.join("referee.toml");
-        let mut t = std::fs::read_to_string(&path).unwrap();
-        // A key set in `extra` replaces init's line for it.
-        for line in extra.lines() {
-            if let Some((k, _)) = line.split_once('=') {
-                let k = format!("\n{} =", k.trim());
-                if let Some(at) = t.find(&k) {
-                    let end = t[at + 1..].find('\n').map_or(t.len(), |e| at + 1 + e);
-                    t.replace_range(at..end, "");
-                }
-            }
-        }
+        let t = without_keys_of(&std::fs::read_to_string(&path).unwrap(), extra);
         let mail = format!(
             "{extra}\n[mail]\ntransport = \"smtp\"\n[mail.smtp]\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\n",
             server.port

@@ -5,68 +5,12 @@
 //! Real parts: `postal receive --referee` on a real referee folder, its
 //! letters in the folder's outbox Maildir, read back with a MIME parser.
 
-use crate::common::{names, postal_at as postal, stdout, NOW};
-use mail_parser::{MessageParser, MimeHeaders};
+use crate::common::{names, postal_at as postal, stdout, without_keys_of, Mail, NOW};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 const ANA: &str = "ana@example.org";
 const BEN: &str = "ben@example.org";
-
-/// A letter of the referee's, as received.
-struct Mail {
-    raw: Vec<u8>,
-}
-
-impl Mail {
-    fn msg(&self) -> mail_parser::Message<'_> {
-        MessageParser::default().parse(&self.raw).unwrap()
-    }
-    fn to(&self) -> String {
-        let m = self.msg();
-        m.to()
-            .unwrap()
-            .first()
-            .unwrap()
-            .address()
-            .unwrap()
-            .to_string()
-    }
-    fn reply_to(&self) -> String {
-        let m = self.msg();
-        let a = m.reply_to().unwrap().first().unwrap().address().unwrap();
-        a.to_string()
-    }
-    fn id(&self) -> String {
-        self.msg().message_id().unwrap().to_string()
-    }
-    fn text(&self) -> String {
-        self.msg().body_text(0).unwrap().into_owned()
-    }
-    fn header(&self, name: &str) -> Option<String> {
-        self.msg()
-            .headers_raw()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.trim().to_string())
-    }
-    /// Every byte a reader can get from the letter: the raw message, and
-    /// each part decoded (base64, quoted-printable), attachments too.
-    fn every_byte(&self) -> Vec<u8> {
-        let mut all = self.raw.clone();
-        for part in &self.msg().parts {
-            all.push(b'\n');
-            all.extend_from_slice(part.contents());
-        }
-        all
-    }
-    /// The names of its attachments.
-    fn attachments(&self) -> Vec<String> {
-        self.msg()
-            .attachments()
-            .map(|a| a.attachment_name().unwrap_or("").to_string())
-            .collect()
-    }
-}
 
 /// A referee folder (its letters to an outbox Maildir) with one chess
 /// game, three days a move, between Ana and Ben.
@@ -89,16 +33,7 @@ impl Club {
                 .args(["--address", "Postal Referee <postal@example.org>"]),
         );
         let path = r.join("referee.toml");
-        let mut t = std::fs::read_to_string(&path).unwrap();
-        for line in extra.lines() {
-            if let Some((k, _)) = line.split_once('=') {
-                let k = format!("\n{} =", k.trim());
-                if let Some(at) = t.find(&k) {
-                    let end = t[at + 1..].find('\n').map_or(t.len(), |e| at + 1 + e);
-                    t.replace_range(at..end, "");
-                }
-            }
-        }
+        let t = without_keys_of(&std::fs::read_to_string(&path).unwrap(), extra);
         let t = t.replacen("\n[mail]", &format!("\n{extra}\n[mail]"), 1);
         std::fs::write(&path, t).unwrap();
         let out = stdout(

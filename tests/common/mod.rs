@@ -128,3 +128,80 @@ pub fn referee(dir: &std::path::Path, mail: Option<&str>) -> (std::path::PathBuf
     let gid = out.split_whitespace().nth(1).unwrap().to_string();
     (r, gid)
 }
+
+/// A letter of the referee's, as received, read with a MIME parser.
+pub struct Mail {
+    pub raw: Vec<u8>,
+}
+
+impl Mail {
+    pub fn msg(&self) -> mail_parser::Message<'_> {
+        mail_parser::MessageParser::default()
+            .parse(&self.raw)
+            .unwrap()
+    }
+    pub fn to(&self) -> String {
+        let m = self.msg();
+        m.to()
+            .unwrap()
+            .first()
+            .unwrap()
+            .address()
+            .unwrap()
+            .to_string()
+    }
+    pub fn reply_to(&self) -> String {
+        let m = self.msg();
+        let a = m.reply_to().unwrap().first().unwrap().address().unwrap();
+        a.to_string()
+    }
+    pub fn id(&self) -> String {
+        self.msg().message_id().unwrap().to_string()
+    }
+    pub fn text(&self) -> String {
+        self.msg().body_text(0).unwrap().into_owned()
+    }
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.msg()
+            .headers_raw()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.trim().to_string())
+    }
+    /// Every byte a reader can get from the letter: the raw message, and
+    /// each part decoded (base64, quoted-printable), attachments too.
+    pub fn every_byte(&self) -> Vec<u8> {
+        let mut all = self.raw.clone();
+        for part in &self.msg().parts {
+            all.push(b'\n');
+            all.extend_from_slice(part.contents());
+        }
+        all
+    }
+    /// The names of its attachments.
+    pub fn attachments(&self) -> Vec<String> {
+        self.msg()
+            .attachments()
+            .map(|a| {
+                mail_parser::MimeHeaders::attachment_name(a)
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect()
+    }
+}
+
+/// referee.toml's text without the lines of the top-level keys that
+/// `extra` sets, so that `extra`, added at the top level, replaces them.
+pub fn without_keys_of(toml: &str, extra: &str) -> String {
+    let mut t = toml.to_string();
+    for line in extra.lines() {
+        if let Some((k, _)) = line.split_once('=') {
+            let k = format!("\n{} =", k.trim());
+            if let Some(at) = t.find(&k) {
+                let end = t[at + 1..].find('\n').map_or(t.len(), |e| at + 1 + e);
+                t.replace_range(at..end, "");
+            }
+        }
+    }
+    t
+}
