@@ -464,7 +464,7 @@ impl Position {
         self.turn == other.turn
             && self.castling == other.castling
             && self.ep == other.ep
-            && self.extra == other.extra
+            && self.extra.repeats(&other.extra)
             && self.board == other.board
     }
 
@@ -476,7 +476,7 @@ impl Position {
             self.turn,
             self.castling,
             self.ep,
-            self.extra.clone(),
+            self.extra.repetition_key(),
         )
     }
 }

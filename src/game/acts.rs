@@ -353,6 +353,14 @@ impl Game {
                         "a draw is claimed by the player to move, and it is {turn}'s move"
                     )));
                 }
+                let endings = self.variant.spec().endings;
+                if !endings.claims {
+                    return Err(GameError::Rule(format!(
+                        "no draw is claimed in {}: its repetitions and move count end the game by themselves ({})",
+                        self.variant.name(),
+                        endings.rule
+                    )));
+                }
                 if claim == Claim::Repetition {
                     let n = self.repetitions();
                     if n < 3 {

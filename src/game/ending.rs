@@ -9,15 +9,17 @@ use crate::mv::Move;
 use crate::position::Castling;
 use crate::position::{GameResult, Outcome, Position};
 use crate::square::Square;
-use crate::variant::Extra;
 use crate::variant::Variant;
+use crate::variant::{Endings, Extra, Relative};
 use std::collections::HashMap;
 
 /// The game-level ending of the position after `positions` (the start
 /// first, the current last): what the position decides, then the
-/// variant's history rule (KR-10), then fivefold repetition and the
-/// seventy-five-move rule (FI-5, in every variant: a board that grows,
-/// as in Building Chess, simply never repeats).
+/// variant's history rule (KR-10), then the repetition and the move
+/// count of the variant's [`Endings`](crate::variant::Endings): FI-5's
+/// fivefold repetition and seventy-five moves in the built-in games (a
+/// board that grows, as in Building Chess, simply never repeats), a
+/// definition's `nFoldRule`.
 pub fn automatic_ending(positions: &[Position]) -> Option<Outcome> {
     ending_with(positions, repetitions(positions))
 }
@@ -44,14 +46,45 @@ pub(super) fn ending_after(
     if let Some(o) = cur.variant.rules().history_outcome(positions) {
         return Some(o);
     }
-    if repeats >= 5 {
-        return Some(Outcome::new(
-            GameResult::Draw,
-            "fivefold repetition",
-            "FI-5",
-        ));
+    let endings = cur.variant.spec().endings;
+    if endings.repetition > 0 && repeats >= endings.repetition as usize {
+        return Some(repetition_outcome(cur.turn, repeats, &endings));
     }
-    cur.seventy_five_moves("FI-5")
+    if endings.seventy_five_moves {
+        return cur.seventy_five_moves(endings.rule);
+    }
+    None
+}
+
+/// The end by the `times`th occurrence of a position, `mover` to move.
+fn repetition_outcome(mover: Color, times: usize, endings: &Endings) -> Outcome {
+    let side = if endings.repetition_absolute {
+        Color::White
+    } else {
+        mover
+    };
+    let result = match endings.repetition_result {
+        Relative::Draw => GameResult::Draw,
+        Relative::Win => GameResult::win_for(side),
+        Relative::Loss => GameResult::win_for(!side),
+    };
+    let reason = match times {
+        5 => "fivefold repetition".to_string(),
+        n => format!("the position's {} occurrence", ordinal(n)),
+    };
+    Outcome::new(result, reason, endings.rule)
+}
+
+/// "3rd", "4th", "21st".
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// How often the last position has occurred (itself included): by

@@ -62,7 +62,7 @@
 //! Text forms (move text, position-text fields): `notation/dialect/building.rs`.
 
 use super::chess::{FIDE_PIECES, FIDE_PROMOTION};
-use super::{validate, Capability, Rules, Spec, Variant};
+use super::{validate, Capability, Endings, Rules, Spec, Variant};
 use crate::board::Board;
 use crate::color::Color;
 use crate::error::{MoveError, PlayError};
@@ -108,6 +108,7 @@ pub static SPEC: Spec = Spec {
     never_repeats: true,
     looks_back: false,
     no_resigning: None,
+    endings: Endings::FIDE,
 };
 
 pub struct Building;

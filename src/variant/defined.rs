@@ -11,9 +11,9 @@
 //! or the one a state file carries), so that a [`Variant`] stays `Copy`.
 
 use super::ini::board::{Mv, Pos, Special};
-use super::ini::def::{Def, Part};
+use super::ini::def::{Def, Part, Score};
 use super::ini::gen;
-use super::{Extra, Rules, Spec, Tables, Variant};
+use super::{Endings, Extra, Relative, Rules, Spec, Tables, Variant};
 use crate::board::Board;
 use crate::color::Color;
 use crate::mv::{Move, MoveKind, PieceMove};
@@ -98,10 +98,14 @@ pub fn register(def: &Def, file: &str) -> Result<Variant, String> {
         stacks: false,
         rules_text: leak(def.source.text()),
         variant,
-        repetitions_since_reset: false,
+        // Fairy-Stockfish compares a position with those since the last
+        // capture or pawn move (its `rule50` counter, the position's
+        // halfmove clock).
+        repetitions_since_reset: true,
         never_repeats: false,
         looks_back: false,
         no_resigning: None,
+        endings: endings(def),
     };
     let tables = Tables::build(&spec);
     let defined: &'static Defined = Box::leak(Box::new(Defined {
@@ -113,6 +117,28 @@ pub fn register(def: &Def, file: &str) -> Result<Variant, String> {
     }));
     registry.push(defined);
     Ok(variant)
+}
+
+/// A definition's endings by repetition, as Fairy-Stockfish plays them:
+/// the `nFoldRule`th occurrence of a position ends the game at once, with
+/// `nFoldValue` for the side to move (for White with
+/// `nFoldValueAbsolute`). No claims: a definition's
+/// repetition and its `nMoveRule` (which the position counts,
+/// [`gen::outcome`]) end the game by themselves, and FIDE's
+/// seventy-five moves are not among its rules.
+fn endings(def: &Def) -> Endings {
+    Endings {
+        repetition: def.n_fold_rule,
+        repetition_result: match def.n_fold_value {
+            Score::Win => Relative::Win,
+            Score::Loss => Relative::Loss,
+            Score::Draw | Score::None => Relative::Draw,
+        },
+        repetition_absolute: def.n_fold_value_absolute,
+        seventy_five_moves: false,
+        claims: false,
+        rule: "nFoldRule",
+    }
 }
 
 /// Registers the variant `name` of a definition's text, as a state file

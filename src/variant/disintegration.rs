@@ -34,7 +34,7 @@
 //!
 //! Text forms (move text, position-text fields): `notation/dialect/disintegration.rs`.
 
-use super::{Capability, Extra, PieceSpec, Rules, Spec, Tables, Variant};
+use super::{Capability, Endings, Extra, PieceSpec, Rules, Spec, Tables, Variant};
 use crate::board::Board;
 use crate::color::{ByColor, Color};
 use crate::movegen::{CellMove, Unmake};
@@ -125,6 +125,7 @@ pub static SPEC: Spec = Spec {
     never_repeats: false,
     looks_back: false,
     no_resigning: None,
+    endings: Endings::FIDE,
 };
 
 /// DI-10's last move, kept in the position.

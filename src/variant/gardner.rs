@@ -3,7 +3,7 @@
 //! Chess starts from it.
 
 use super::chess::{FIDE_PIECES, FIDE_PROMOTION};
-use super::{Capability, Rules, Spec, Variant};
+use super::{Capability, Endings, Rules, Spec, Variant};
 use crate::position::Position;
 
 pub static SPEC: Spec = Spec {
@@ -31,6 +31,7 @@ pub static SPEC: Spec = Spec {
     never_repeats: false,
     looks_back: false,
     no_resigning: None,
+    endings: Endings::FIDE,
 };
 
 pub struct Gardner;

@@ -26,7 +26,7 @@
 //!
 //! Text forms (move text, position-text fields): `notation/dialect/kristensen.rs`.
 
-use super::{validate, Capability, PieceSpec, Rules, Spec, Variant};
+use super::{validate, Capability, Endings, PieceSpec, Rules, Spec, Variant};
 use crate::color::Color;
 use crate::movegen::{CellMove, Unmake};
 use crate::mv::Move;
@@ -123,6 +123,7 @@ pub static SPEC: Spec = Spec {
     no_resigning: Some(
         "resigning is forbidden in Kristensen's Game (KR-11): play on, or agree a draw",
     ),
+    endings: Endings::FIDE,
 };
 
 /// The start squares of the wing pawns (KR-5), in the order of the

@@ -242,6 +242,54 @@ pub struct Spec {
     /// Why a player may not resign, with the rule's id; `None` where
     /// resigning is allowed.
     pub no_resigning: Option<&'static str>,
+    /// The endings the game layer decides from a game's history rather
+    /// than from its position: repetitions, and the draws a player may
+    /// claim ([`Endings::FIDE`] in the built-in games).
+    pub endings: Endings,
+}
+
+/// How a game ends by repetition and by a count of moves, beyond what
+/// [`Rules::outcome`] decides from the position alone (`game/ending.rs`
+/// applies it after every ply; `game/acts.rs` the claims).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Endings {
+    /// The occurrence of one position that ends the game at once (0:
+    /// none), and the result then for the side to move (for White where
+    /// `repetition_absolute`).
+    pub repetition: u32,
+    pub repetition_result: Relative,
+    pub repetition_absolute: bool,
+    /// Whether the game ends after seventy-five moves by each side
+    /// without capture or pawn move (where the position does not count
+    /// moves itself).
+    pub seventy_five_moves: bool,
+    /// Whether a player may claim a draw by threefold repetition and by
+    /// fifty moves.
+    pub claims: bool,
+    /// The rule these come from, named in the game's result.
+    pub rule: &'static str,
+}
+
+/// A result as seen by one side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Relative {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Endings {
+    /// FIDE's (FI-5): the fifth occurrence of a position and seventy-five
+    /// moves draw at once; threefold repetition and fifty moves may be
+    /// claimed.
+    pub const FIDE: Endings = Endings {
+        repetition: 5,
+        repetition_result: Relative::Draw,
+        repetition_absolute: false,
+        seventy_five_moves: true,
+        claims: true,
+        rule: "FI-5",
+    };
 }
 
 /// A direction along which some pieces of one side capture, with how far
@@ -332,6 +380,27 @@ pub enum Extra {
     Kristensen(kristensen::State),
     /// A defined variant's position as its engine keeps it.
     Defined(Box<ini::board::Pos>),
+}
+
+impl Extra {
+    /// Whether two states are one for repetitions: equal, but for a
+    /// defined variant's move counters, which its engine's position
+    /// carries and a repetition ignores.
+    pub fn repeats(&self, other: &Extra) -> bool {
+        match (self, other) {
+            (Extra::Defined(a), Extra::Defined(b)) => a.repeats(b),
+            _ => self == other,
+        }
+    }
+
+    /// The state as a key for repetitions: the same for two states that
+    /// [`Extra::repeats`] finds one.
+    pub fn repetition_key(&self) -> Extra {
+        match self {
+            Extra::Defined(p) => Extra::Defined(Box::new(p.without_counters())),
+            other => other.clone(),
+        }
+    }
 }
 
 /// What a variant's rules promise beyond the general [`Rules`] methods,

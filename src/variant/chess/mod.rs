@@ -5,7 +5,7 @@
 mod bits;
 pub mod fast_line;
 
-use super::{Capability, PieceSpec, Rules, Spec, Variant};
+use super::{Capability, Endings, PieceSpec, Rules, Spec, Variant};
 use crate::piece::Role;
 use crate::position::{fide_ending, GameResult, Outcome, Position};
 use fast_line::FastLine;
@@ -69,6 +69,7 @@ pub static SPEC: Spec = Spec {
     never_repeats: false,
     looks_back: false,
     no_resigning: None,
+    endings: Endings::FIDE,
 };
 
 pub struct Chess;

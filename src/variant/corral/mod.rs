@@ -59,7 +59,7 @@ pub use movegen::{last_rank, second_rank, Work, PRISON_DOOR};
 use self::movegen::{
     apply_step, move_group, to_piece_move, EpChance, Judge, Refusal, Step, StepKind,
 };
-use super::{Capability, Extra, PieceSpec, Rules, Spec, Variant};
+use super::{Capability, Endings, Extra, PieceSpec, Rules, Spec, Variant};
 use crate::color::Color;
 use crate::error::PlayError;
 use crate::mv::{Move, MoveKind, PieceMove};
@@ -125,6 +125,7 @@ pub static SPEC: Spec = Spec {
     never_repeats: false,
     looks_back: false,
     no_resigning: None,
+    endings: Endings::FIDE,
 };
 
 /// Corral state kept in the position besides the board (whose prison cell

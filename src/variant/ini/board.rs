@@ -57,6 +57,26 @@ pub struct Mv {
 }
 
 impl Pos {
+    /// Whether `other` is this position for repetitions, as
+    /// Fairy-Stockfish's key tells them apart: the men, the side to move,
+    /// castling rights and en passant squares; the move counters aside.
+    pub fn repeats(&self, other: &Pos) -> bool {
+        self.cells == other.cells
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.ep == other.ep
+    }
+
+    /// The position with its move counters at zero: equal to another's
+    /// exactly when [`Pos::repeats`] says so.
+    pub fn without_counters(&self) -> Pos {
+        Pos {
+            halfmove: 0,
+            fullmove: 0,
+            ..self.clone()
+        }
+    }
+
     pub fn sq(&self, file: i8, rank: i8) -> Option<u8> {
         if (0..self.files).contains(&file) && (0..self.ranks).contains(&rank) {
             Some((rank as i16 * self.files as i16 + file as i16) as u8)

@@ -148,6 +148,8 @@ pub struct Def {
     pub n_move_rule: u32,
     pub n_fold_rule: u32,
     pub n_fold_value: Score,
+    /// `nFoldValue` is White's result, not the side to move's.
+    pub n_fold_value_absolute: bool,
     pub must_capture: bool,
     /// Whether a move may give check (`checking = false`: a move that
     /// attacks the enemy king is illegal, as in Racing Kings).
@@ -289,6 +291,7 @@ impl Def {
             n_move_rule: 50,
             n_fold_rule: 3,
             n_fold_value: Score::Draw,
+            n_fold_value_absolute: false,
             must_capture: false,
             checking: true,
             flying_general: false,

@@ -573,13 +573,26 @@ pub fn immediate_end(def: &Def, pos: &Pos) -> Option<End> {
 }
 
 /// The game's end decided by the position alone: the immediate ends,
-/// then checkmate, stalemate and the n-move rule.
+/// then the n-move rule (unless it is checkmate; before stalemate, as
+/// Fairy-Stockfish's `is_optional_game_end` comes before its search finds
+/// no move), then checkmate and stalemate.
 pub fn outcome(def: &Def, pos: &Pos) -> Option<End> {
     if let Some(e) = immediate_end(def, pos) {
         return Some(e);
     }
-    if legal_ignoring_end(def, pos).is_empty() {
-        let (score, why) = if in_check(def, pos) {
+    let no_move = legal_ignoring_end(def, pos).is_empty();
+    let check = in_check(def, pos);
+    if def.n_move_rule > 0
+        && pos.halfmove >= def.n_move_rule.saturating_mul(2)
+        && !(no_move && check)
+    {
+        return Some(End {
+            white: 0,
+            why: "n-move rule",
+        });
+    }
+    if no_move {
+        let (score, why) = if check {
             (def.checkmate, "checkmate")
         } else {
             (def.stalemate, "stalemate")
@@ -587,12 +600,6 @@ pub fn outcome(def: &Def, pos: &Pos) -> Option<End> {
         return Some(End {
             white: score_white(score, pos.turn).unwrap_or(0),
             why,
-        });
-    }
-    if def.n_move_rule > 0 && pos.halfmove >= def.n_move_rule.saturating_mul(2) {
-        return Some(End {
-            white: 0,
-            why: "n-move rule",
         });
     }
     None

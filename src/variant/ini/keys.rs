@@ -100,11 +100,6 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
     ),
     ("flipEnclosedPieces", "none", "flipping is not supported"),
     (
-        "nFoldValueAbsolute",
-        "false",
-        "absolute repetition scores are not supported",
-    ),
-    (
         "perpetualCheckIllegal",
         "false",
         "perpetual-check rules are not supported",
@@ -285,6 +280,7 @@ pub const PLAYED: &[&str] = &[
     "nMoveRule",
     "nFoldRule",
     "nFoldValue",
+    "nFoldValueAbsolute",
     "mustCapture",
     "checking",
     "flyingGeneral",
@@ -706,6 +702,9 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
     }
     if let Some(e) = rd.get("nFoldValue") {
         def.n_fold_value = score(e)?;
+    }
+    if let Some(e) = rd.get("nFoldValueAbsolute") {
+        def.n_fold_value_absolute = boolean(e)?;
     }
     if let Some(e) = rd.get("stalemateValue") {
         def.stalemate = score(e)?;

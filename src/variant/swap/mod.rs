@@ -36,7 +36,7 @@ pub mod layout;
 pub mod walk;
 
 use super::chess::{FIDE_PIECES, FIDE_PROMOTION};
-use super::{validate, Capability, Extra, Rules, Spec, Variant};
+use super::{validate, Capability, Endings, Extra, Rules, Spec, Variant};
 use crate::board::Board;
 use crate::color::Color;
 use crate::error::PlayError;
@@ -72,6 +72,7 @@ pub static SPEC: Spec = Spec {
     never_repeats: false,
     looks_back: false,
     no_resigning: None,
+    endings: Endings::FIDE,
 };
 
 /// Variant state kept in the position.
