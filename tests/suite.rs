@@ -24,6 +24,7 @@ mod imap_load;
 mod ini_agree;
 mod ini_cli;
 mod ini_endings;
+mod ini_positions;
 mod kristensen;
 mod layers;
 mod mail;

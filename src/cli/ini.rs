@@ -39,8 +39,14 @@ pub fn load(path: &Path) -> Result<Loaded, CliError> {
             "{shown}: a variants file is limited to {MAX_BYTES} bytes"
         )));
     }
-    let text = String::from_utf8(bytes)
-        .map_err(|_| CliError::usage(format!("{shown}: not UTF-8 text")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        // The first byte that is not UTF-8, at its line and column (the
+        // text before it is the same in the lossy reading).
+        let at = e.utf8_error().valid_up_to();
+        let lossy = String::from_utf8_lossy(e.as_bytes());
+        let span = crate::error::Span::new(at, at + '\u{FFFD}'.len_utf8());
+        CliError::in_text(&shown, &lossy, span, "not UTF-8 text", 2)
+    })?;
     Ok(ini::load(&text, &shown))
 }
 

@@ -120,8 +120,16 @@ impl Pos {
         }
     }
 
-    /// Reads a FEN. Errors name the offending part.
+    /// Reads a FEN and checks it as Fairy-Stockfish's `validate_fen`
+    /// checks a position given by a user (the kings, the castling
+    /// rights). Errors name the offending part.
     pub fn from_fen(def: &Def, fen: &str) -> Result<Pos, String> {
+        Pos::read(def, fen, true)
+    }
+
+    /// Reads a FEN, checked where `check`; the start position's own
+    /// board is read unchecked to check another against it.
+    fn read(def: &Def, fen: &str, check: bool) -> Result<Pos, String> {
         let mut parts = fen.split_whitespace();
         let board = parts.next().ok_or("empty position text")?;
         let mut pos = Pos {
@@ -156,6 +164,13 @@ impl Pos {
                 }
                 file += run;
                 run = 0;
+                if c == '*' {
+                    return Err(
+                        "`*` (a wall, or a square off the board) is not supported: postal's boards \
+                         are whole rectangles"
+                            .into(),
+                    );
+                }
                 let kind = def
                     .kind_of(c)
                     .ok_or_else(|| format!("`{c}` is not a piece of this variant"))?;
@@ -189,7 +204,11 @@ impl Pos {
         // passant field that is not a square gives up its first
         // character and leaves the rest to the clocks (`w - 0 1` is
         // halfmove 1); missing clocks are 0 and 1.
+        if check {
+            pos.check_kings(def)?;
+        }
         let castling = parts.next().unwrap_or("-");
+        let mut rights = Vec::new();
         for c in castling.chars() {
             if c == '-' || c.is_ascii_digit() {
                 continue;
@@ -197,6 +216,12 @@ impl Pos {
             if !c.is_ascii_alphabetic() {
                 return Err(format!("`{castling}` is not castling rights"));
             }
+            rights.push(c);
+        }
+        if check && def.castling {
+            pos.check_castling(def, &rights)?;
+        }
+        for c in rights {
             pos.add_right(def, c)?;
         }
         let mut clocks: Vec<&str> = Vec::new();
@@ -232,6 +257,166 @@ impl Pos {
             return Err(format!("unexpected `{extra}` after the move number"));
         }
         Ok(pos)
+    }
+
+    /// The first square, from a1 rank by rank, holding a man of `color`
+    /// and a kind `is` accepts (as Fairy-Stockfish's validator finds it).
+    fn first(&self, color: u8, is: impl Fn(usize) -> bool) -> Option<u8> {
+        (0..self.cells.len() as u8).find(|&s| self.is(s, color, &is))
+    }
+
+    /// The square's name: `e4`, `a10`.
+    fn name(&self, sq: u8) -> String {
+        let (f, r) = self.file_rank(sq);
+        format!("{}{}", (b'a' + f as u8) as char, r + 1)
+    }
+
+    /// Where the variant has a royal king: each side has as many kings
+    /// as in the start position, at most one, and two kings that move as
+    /// kings do not stand side by side (`validate_fen`'s kings).
+    fn check_kings(&self, def: &Def) -> Result<(), String> {
+        let Some(king) = def.king() else {
+            return Ok(());
+        };
+        let letter = def.kinds[king].letter;
+        let start = def.start_fen.split([' ', '[']).next().unwrap_or("");
+        for (color, side, c) in [
+            (0, "White", letter),
+            (1, "Black", letter.to_ascii_lowercase()),
+        ] {
+            let n = (0..self.cells.len() as u8)
+                .filter(|&s| self.is(s, color, |k| k == king))
+                .count();
+            let wanted = start.chars().filter(|&x| x == c).count();
+            if n > 1 {
+                return Err(format!("{side} has {n} kings: a side has at most one"));
+            }
+            if n != wanted {
+                return Err(format!(
+                    "{side} has {n} king{}, where the start position has {wanted}",
+                    if n == 1 { "" } else { "s" }
+                ));
+            }
+        }
+        let at = |color| self.first(color, |k| k == king);
+        if def.kinds[king].betza_text == "K" {
+            if let (Some(w), Some(b)) = (at(0), at(1)) {
+                let ((wf, wr), (bf, br)) = (self.file_rank(w), self.file_rank(b));
+                let (df, dr) = (i32::from(wf - bf), i32::from(wr - br));
+                if df * df + dr * dr <= 2 {
+                    return Err(format!(
+                        "the kings on {} and {} stand next to each other",
+                        self.name(w),
+                        self.name(b)
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Castling rights as `validate_fen` checks them: for `K`/`Q` the
+    /// side's castling king on its castling rank with a castling rook
+    /// between it and that edge, both on their squares of the start
+    /// position; for a file letter, a piece on that file of the castling
+    /// rank.
+    fn check_castling(&self, def: &Def, rights: &[char]) -> Result<(), String> {
+        if rights.is_empty() {
+            return Ok(());
+        }
+        let start = Pos::read(def, &def.start_fen, false)?;
+        for color in [0, 1] {
+            let side = if color == 0 { "White" } else { "Black" };
+            let mine: Vec<char> = rights
+                .iter()
+                .copied()
+                .filter(|c| c.is_ascii_uppercase() == (color == 0))
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let rank = self.castling_rank(def, color);
+            let name = &def.castling_king[color as usize];
+            let king = def.kinds.iter().position(|k| &k.name == name);
+            let is_king = |k: usize| Some(k) == king;
+            let rooks = &def.castling_rooks[color as usize];
+            let king_at = self.first(color, is_king);
+            for &c in &mine {
+                let lower = c.to_ascii_lowercase();
+                if lower != 'k' && lower != 'q' {
+                    let f = (lower as u8 - b'a') as i8;
+                    if self
+                        .sq(f, rank)
+                        .and_then(|s| self.cells[s as usize])
+                        .is_none()
+                    {
+                        return Err(format!(
+                            "castling right `{c}`: nothing stands on the {lower} file of {side}'s castling rank"
+                        ));
+                    }
+                    continue;
+                }
+                let Some(k) = king_at.filter(|&s| self.file_rank(s).1 == rank) else {
+                    return Err(format!(
+                        "castling right `{c}`: {side}'s king is not on its castling rank ({})",
+                        rank + 1
+                    ));
+                };
+                let kf = self.file_rank(k).0;
+                let files: Vec<i8> = if lower == 'k' {
+                    (kf + 1..self.files).collect()
+                } else {
+                    (0..kf).collect()
+                };
+                let rook = files.iter().any(|&f| {
+                    self.sq(f, rank)
+                        .is_some_and(|s| self.is(s, color, |k| rooks.contains(k)))
+                });
+                if !rook {
+                    return Err(format!(
+                        "castling right `{c}`: {side} has no castling rook on that side of its king"
+                    ));
+                }
+            }
+            if king_at != start.first(color, is_king) {
+                return Err(format!(
+                    "castling rights `{}`: {side}'s king is not on its start square",
+                    mine.iter().collect::<String>()
+                ));
+            }
+            // Fairy-Stockfish takes the first two castling rooks of the
+            // start position, counted from a1, for the queen's and the
+            // king's side; here, as there for a start with its rooks on
+            // the castling rank, a rook of the start position's on that
+            // side of the king still stands (a start with a rook
+            // elsewhere, where that count would fail a position reached in
+            // play, reads as well).
+            let king_file = king_at.map_or(0, |s| self.file_rank(s).0);
+            for (letter, wing) in [('q', "queen's"), ('k', "king's")] {
+                if !mine.iter().any(|c| c.to_ascii_lowercase() == letter) {
+                    continue;
+                }
+                let stands = (0..self.files).any(|f| {
+                    (f < king_file) == (letter == 'q')
+                        && f != king_file
+                        && self.sq(f, rank).is_some_and(|s| {
+                            start.is(s, color, |k| rooks.contains(k))
+                                && self.is(s, color, |k| rooks.contains(k))
+                        })
+                });
+                if !stands {
+                    return Err(format!(
+                        "castling right `{}`: {side}'s {wing} rook is not on its start square",
+                        if color == 0 {
+                            letter.to_ascii_uppercase()
+                        } else {
+                            letter
+                        }
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The castling rank of `color`, counted from White's side.

@@ -229,8 +229,16 @@ fn load_with(text: &str, file: &str, parents: &[Def], taken: &[&str]) -> Loaded 
             push_refusal(&mut refused, refuse(e.at, e.key, e.why), &mut out);
             continue;
         }
-        if let Err(why) = check(&def) {
-            push_refusal(&mut refused, refuse(section.at, header(), why), &mut out);
+        if let Err((key, why)) = check(&def) {
+            // At the key's own line where the section sets it, else (a
+            // parent's value) at the section's header.
+            let own = key.and_then(|k| section.entries.iter().rev().find(|e| e.key == k));
+            let r = match (own, key) {
+                (Some(e), _) => refuse(e.value_at, e.key.clone(), why),
+                (None, Some(k)) => refuse(section.at, header(), format!("{k}: {why}")),
+                (None, None) => refuse(section.at, header(), why),
+            };
+            push_refusal(&mut refused, r, &mut out);
             continue;
         }
         def.source = def.source.child(&section.text);
@@ -247,14 +255,14 @@ fn push_refusal(refused: &mut HashSet<String>, r: Refusal, out: &mut Loaded) {
 }
 
 /// Checks a definition as a whole: distinct letters, a start position
-/// that reads.
-fn check(def: &Def) -> Result<(), String> {
+/// that reads and stands. An error names the key it is about, if one.
+fn check(def: &Def) -> Result<(), (Option<&'static str>, String)> {
     for (i, k) in def.kinds.iter().enumerate() {
         if def.kinds[..i].iter().any(|o| o.letter == k.letter) {
-            return Err(format!("two pieces have the letter {}", k.letter));
+            return Err((None, format!("two pieces have the letter {}", k.letter)));
         }
     }
-    Pos::from_fen(def, &def.start_fen).map_err(|e| format!("startFen: {e}"))?;
+    Pos::from_fen(def, &def.start_fen).map_err(|e| (Some("startFen"), e))?;
     Ok(())
 }
 
