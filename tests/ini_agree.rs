@@ -18,7 +18,6 @@
 use postal::variant::ini::{self, gen, Def, Pos};
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 
 const FIXTURE: &str = "tests/pyffish/variants.ini";
 
@@ -40,25 +39,7 @@ fn builtins(text: &str) -> Vec<(String, String)> {
 }
 
 fn pyffish(ini: &Path, jobs: &Value) -> Vec<Value> {
-    let dir = tempfile::tempdir().unwrap();
-    let jobs_path = dir.path().join("jobs.json");
-    std::fs::write(&jobs_path, jobs.to_string()).unwrap();
-    let out = Command::new("python3")
-        .arg("tests/pyffish/agree.py")
-        .arg(ini)
-        .arg(&jobs_path)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "pyffish failed (is it installed? tests/run.sh installs it):\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice::<Value>(&out.stdout)
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .clone()
+    crate::common::pyffish("agree.py", ini, jobs)
 }
 
 /// Compares one answer of pyffish with postal's; the differences found.

@@ -17,31 +17,12 @@ use postal::variant::ini::{self, gen, Def};
 use postal::variant::{defined, Extra};
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 
 const PLIES: u32 = 200;
 const STYLES: [&str; 3] = ["random", "shuffle", "quiet"];
 
 fn playout(ini: &Path, jobs: &Value) -> Vec<Value> {
-    let dir = tempfile::tempdir().unwrap();
-    let jobs_path = dir.path().join("jobs.json");
-    std::fs::write(&jobs_path, jobs.to_string()).unwrap();
-    let out = Command::new("python3")
-        .arg("tests/pyffish/playout.py")
-        .arg(ini)
-        .arg(&jobs_path)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "pyffish failed (is it installed? tests/run.sh installs it):\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice::<Value>(&out.stdout)
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .clone()
+    crate::common::pyffish("playout.py", ini, jobs)
 }
 
 /// How the `i`th game is played: quiet where the n-move rule is off or

@@ -9,26 +9,14 @@
 
 use postal::variant::ini::{self, Def, Pos};
 use serde_json::Value;
-use std::process::Command;
 
 const FIXTURE: &str = "tests/pyffish/variants.ini";
 
 fn validate(jobs: &Value) -> Vec<i64> {
-    let dir = tempfile::tempdir().unwrap();
-    let jobs_path = dir.path().join("jobs.json");
-    std::fs::write(&jobs_path, jobs.to_string()).unwrap();
-    let out = Command::new("python3")
-        .arg("tests/pyffish/validate.py")
-        .arg(FIXTURE)
-        .arg(&jobs_path)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "pyffish failed (is it installed? tests/run.sh installs it):\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice::<Vec<i64>>(&out.stdout).unwrap()
+    crate::common::pyffish("validate.py", std::path::Path::new(FIXTURE), jobs)
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect()
 }
 
 /// The start position and the damaged ones made from it, as FEN.

@@ -59,6 +59,31 @@ pub fn fairy_stockfish_ini() -> std::path::PathBuf {
     path
 }
 
+/// Runs one of the pyffish scripts of tests/pyffish/ (`python3 SCRIPT
+/// INI JOBS`) on `jobs`, written to a file, and reads the JSON list it
+/// prints: Fairy-Stockfish's answers for the agreement tests.
+pub fn pyffish(
+    script: &str,
+    ini: &std::path::Path,
+    jobs: &serde_json::Value,
+) -> Vec<serde_json::Value> {
+    let dir = tempfile::tempdir().unwrap();
+    let jobs_path = dir.path().join("jobs.json");
+    std::fs::write(&jobs_path, jobs.to_string()).unwrap();
+    let out = std::process::Command::new("python3")
+        .arg(format!("tests/pyffish/{script}"))
+        .arg(ini)
+        .arg(&jobs_path)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "pyffish failed (is it installed? tests/run.sh installs it):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// The time the referee tests run at (`POSTAL_NOW`).
 pub const NOW: &str = "2026-12-01T09:00:00Z";
 
