@@ -155,6 +155,24 @@ fn perft_counters_count_as_by_copy() {
         !declared.is_empty(),
         "no variant declares `perft`: this test checks nothing"
     );
+    // A defined variant's counter is its engine's (the definitions of
+    // tests/pyffish/variants.ini).
+    let text = std::fs::read_to_string("tests/pyffish/variants.ini").unwrap();
+    for def in &postal::variant::ini::load(&text, "variants.ini").defs {
+        let variant = postal::variant::defined::register(def, "variants.ini").unwrap();
+        let rules = variant.rules();
+        assert!(rules.capability().perft.is_some(), "{}", def.name);
+        for (i, pos) in positions(variant, 1, 12).iter().enumerate() {
+            let depth = if i % 4 == 0 { 2 } else { 1 };
+            assert_eq!(
+                perft(pos, depth),
+                perft_by_copy(rules, pos, depth),
+                "{} {} perft {depth}",
+                def.name,
+                pos.to_text()
+            );
+        }
+    }
 }
 
 /// `fast_line`: the line decides what the general rules decide: the

@@ -60,14 +60,27 @@ fn perft_and_moves_of_a_loaded_variant() {
         .assert()
         .success()
         .stdout("25228\n");
-    // The same through the environment variable.
+    // The same through the environment variable: moves in SAN, as every
+    // variant's; in UCI with --uci (and --moves then read as UCI).
     postal()
         .env("POSTAL_VARIANTS", &file)
-        .args(["moves", "capa", "--moves", "e2e4 e7e5"])
+        .args(["moves", "capa", "--moves", "1. e4 e5"])
+        .assert()
+        .success()
+        .stdout(contains("Nc3\n"))
+        .stdout(contains("Ad3\n"));
+    postal()
+        .env("POSTAL_VARIANTS", &file)
+        .args(["moves", "capa", "--uci", "--moves", "e2e4 e7e5"])
         .assert()
         .success()
         .stdout(contains("b1c3\n"))
         .stdout(contains("c1d3\n"));
+    postal()
+        .args(["moves", "chess", "--uci"])
+        .assert()
+        .code(2)
+        .stderr(contains("--uci lists the moves of a variant defined"));
 }
 
 #[test]
@@ -108,6 +121,27 @@ fn chess_and_gardner_from_the_ini_count_as_the_built_ins() {
             .success()
             .stdout(String::from_utf8(ours.stdout).unwrap());
     }
+    // --divide names the first moves in SAN, as built-in chess does.
+    let sorted = |out: Vec<u8>| {
+        let mut lines: Vec<String> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        lines.sort();
+        lines
+    };
+    let ours = postal()
+        .args(["perft", "chess", "2", "--divide"])
+        .output()
+        .unwrap();
+    let theirs = postal()
+        .args(["perft", "fide", "2", "--divide", "--variants"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(theirs.status.success());
+    assert_eq!(sorted(theirs.stdout), sorted(ours.stdout));
 }
 
 /// Damaged definitions never panic: every prefix of a file and every

@@ -43,10 +43,14 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub limit: usize,
     /// Variants defined in this variants.ini file (default:
-    /// $POSTAL_VARIANTS); their moves are listed in UCI form, --position
-    /// is a FEN and --moves UCI moves (postal-variants(5)).
+    /// $POSTAL_VARIANTS; postal-variants(5)); their moves are listed in
+    /// SAN as every variant's, --position is a FEN.
     #[arg(long, value_name = "FILE")]
     pub variants: Option<std::path::PathBuf>,
+    /// A defined variant's moves in UCI form, --moves read as UCI moves,
+    /// as Fairy-Stockfish writes them (for comparisons with it).
+    #[arg(long)]
+    pub uci: bool,
 }
 
 /// What a move does, for `--verbose`.
@@ -122,18 +126,25 @@ fn swap_listing(pos: &Position, args: &Args, text: &mut String) -> Result<(), Cl
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
-    if let Some(def) = super::ini::lookup(args.variants.as_deref(), &args.variant)? {
+    let defined = super::ini::register(args.variants.as_deref(), &args.variant)?;
+    if args.uci && defined.is_none() {
+        return Err(CliError::usage(
+            "--uci lists the moves of a variant defined in a variants.ini file",
+        ));
+    }
+    if let Some(d) = defined.filter(|_| args.uci).and_then(|v| v.defined()) {
         use crate::variant::ini::gen;
-        let pos = super::ini::position(&def, args.position.as_deref(), args.moves.as_deref())?;
+        let def = &d.def;
+        let pos = super::ini::position(def, args.position.as_deref(), args.moves.as_deref())?;
         let mut text = String::new();
-        for m in gen::legal_moves(&def, &pos) {
-            text.push_str(&pos.uci(&def, &m));
+        for m in gen::legal_moves(def, &pos) {
+            text.push_str(&pos.uci(def, &m));
             if args.verbose {
-                let after = gen::play(&def, &pos, &m);
-                if let Some(end) = gen::outcome(&def, &after) {
+                let after = gen::play(def, &pos, &m);
+                if let Some(end) = gen::outcome(def, &after) {
                     let result = ["0-1", "1/2-1/2", "1-0"][(end.white + 1) as usize];
                     text.push_str(&format!(" # game over: {result} by {}", end.why));
-                } else if gen::in_check(&def, &after) {
+                } else if gen::in_check(def, &after) {
                     text.push_str(" # check");
                 }
             }
@@ -142,7 +153,9 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         return emit(out, &text);
     }
     let path = Path::new(&args.variant);
-    let pos = if path.is_file() {
+    let pos = if let Some(v) = defined {
+        start_position(v, args.position.as_deref(), args.moves.as_deref())?
+    } else if path.is_file() {
         if args.position.is_some() || args.moves.is_some() {
             return Err(CliError::usage(
                 "--position and --moves apply to a variant, not to a game file",

@@ -23,18 +23,32 @@ pub struct Args {
     #[arg(long)]
     pub divide: bool,
     /// Variants defined in this variants.ini file (default:
-    /// $POSTAL_VARIANTS); for them, --position is a FEN and --moves UCI
-    /// moves (postal-variants(5)).
+    /// $POSTAL_VARIANTS; postal-variants(5)); for them, --position is a
+    /// FEN.
     #[arg(long, value_name = "FILE")]
     pub variants: Option<std::path::PathBuf>,
+    /// A defined variant's first moves (--divide) in UCI form, --moves
+    /// read as UCI moves, as Fairy-Stockfish writes them (for
+    /// comparisons with it).
+    #[arg(long)]
+    pub uci: bool,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
-    if let Some(def) = super::ini::lookup(args.variants.as_deref(), &args.variant)? {
-        let pos = super::ini::position(&def, args.position.as_deref(), args.moves.as_deref())?;
-        return emit(out, &defined_perft(&def, &pos, args.depth, args.divide));
+    let defined = super::ini::register(args.variants.as_deref(), &args.variant)?;
+    if args.uci {
+        let Some(d) = defined.and_then(|v| v.defined()) else {
+            return Err(CliError::usage(
+                "--uci counts a variant defined in a variants.ini file",
+            ));
+        };
+        let pos = super::ini::position(&d.def, args.position.as_deref(), args.moves.as_deref())?;
+        return emit(out, &defined_perft(&d.def, &pos, args.depth, args.divide));
     }
-    let v = variant_arg(&args.variant)?;
+    let v = match defined {
+        Some(v) => v,
+        None => variant_arg(&args.variant)?,
+    };
     let pos = start_position(v, args.position.as_deref(), args.moves.as_deref())?;
     let mut text = String::new();
     let total = if args.divide && args.depth > 0 {
@@ -52,8 +66,9 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     emit(out, &text)
 }
 
-/// Perft of a variant defined in a variants.ini file; with `divide`, the
-/// count under each first move in UCI form.
+/// Perft of a variant defined in a variants.ini file, counted by its
+/// engine from a position in Fairy-Stockfish's conventions; with
+/// `divide`, the count under each first move in UCI form (`--uci`).
 fn defined_perft(
     def: &crate::variant::ini::Def,
     pos: &crate::variant::ini::Pos,

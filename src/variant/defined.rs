@@ -13,7 +13,7 @@
 use super::ini::board::{Mv, Pos, Special};
 use super::ini::def::{Def, Part, Score};
 use super::ini::gen;
-use super::{Endings, Extra, Relative, Rules, Spec, Tables, Variant};
+use super::{Capability, Endings, Extra, Relative, Rules, Spec, Tables, Variant};
 use crate::board::Board;
 use crate::color::Color;
 use crate::mv::{Move, MoveKind, PieceMove};
@@ -254,6 +254,14 @@ fn color(c: u8) -> Color {
     }
 }
 
+/// Perft of a defined variant's position, by its engine.
+fn engine_perft(pos: &Position, depth: u32) -> u64 {
+    match (pos.variant.defined(), engine(pos)) {
+        (Some(d), Some(p)) => gen::perft(&d.def, p, depth),
+        _ => 0,
+    }
+}
+
 /// The board's square of an engine's square: files and ranks from 1.
 fn square(pos: &Pos, sq: u8) -> Square {
     let (f, r) = pos.file_rank(sq);
@@ -343,6 +351,16 @@ impl Rules for DefinedRules {
 
     fn in_check(&self, pos: &Position) -> bool {
         engine(pos).is_some_and(|p| gen::in_check(&self.defined().def, p))
+    }
+
+    /// Perft is counted by the engine on its own positions, as
+    /// `postal perft --uci` counts it (the general count finds each move
+    /// played among all the legal ones again).
+    fn capability(&self) -> Capability {
+        Capability {
+            perft: Some(engine_perft),
+            ..Capability::default()
+        }
     }
 
     fn outcome(&self, pos: &Position, _known_move: bool) -> Option<Outcome> {
