@@ -36,3 +36,4 @@ mod referee_files;
 mod render;
 mod robustness;
 mod swap;
+mod tournament;

@@ -63,7 +63,8 @@ pub fn forfeit(
         Err(_) => return Ok(None),
     };
     game.mark_via(moves, events, via);
-    let letters = letter::forfeit_letters(&game, loser, deadline, arrived, via, now);
+    let mut letters = letter::forfeit_letters(&game, loser, deadline, arrived, via, now);
+    super::tournament::on_result(r, gid, &game, &mut letters, via, now)?;
     for l in &letters {
         let bytes =
             letter::compose(r, gid, &game, l).map_err(|e| RefereeError::Io(e.to_string()))?;
