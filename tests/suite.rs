@@ -37,3 +37,4 @@ mod render;
 mod robustness;
 mod swap;
 mod tournament;
+mod tournament_play;
