@@ -387,3 +387,119 @@ fn a_defined_variant_and_an_odd_number_with_a_bye_double_round_robin() {
         ana.text()
     );
 }
+
+/// `postal referee adjudicate R GID RESULT` at `now`.
+fn adjudicate(r: &Path, gid: &str, result: &str, now: &str) -> String {
+    stdout(postal_at(now).args(["referee", "adjudicate"]).arg(r).args([
+        gid,
+        result,
+        "--reason",
+        "agreed by the players",
+    ]))
+}
+
+#[test]
+fn the_site_has_a_page_per_tournament_linked_from_its_games_and_players() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, file) = folder(tmp.path(), SIX);
+    stdout(&mut new_tournament(
+        &r,
+        "club",
+        &file,
+        &["--variant", "chess"],
+    ));
+    let all = games(&r);
+    let first = all.iter().find(|g| g["round"] == 1).unwrap();
+    let gid = first["id"].as_str().unwrap();
+    adjudicate(&r, gid, "1-0", NOW);
+    let www = tmp.path().join("www");
+    stdout(
+        postal_at(NOW)
+            .args(["referee", "site"])
+            .arg(&r)
+            .arg("-o")
+            .arg(&www),
+    );
+    let page = std::fs::read_to_string(www.join("tournaments/club.html")).unwrap();
+    assert!(page.contains("<table class=\"crosstable\">"), "{page}");
+    for g in &all {
+        let id = g["id"].as_str().unwrap();
+        assert!(
+            page.contains(&format!("href=\"../games/{id}.html\"")),
+            "{id} not linked"
+        );
+    }
+    assert!(!page.contains('@'), "no address on the page");
+    let white = first["white"].as_str().unwrap();
+    assert!(page.contains(&format!("{white}</td>")), "{page}");
+    let game_page = std::fs::read_to_string(www.join(format!("games/{gid}.html"))).unwrap();
+    assert!(
+        game_page.contains("<a href=\"../tournaments/club.html\">Tournament club, round 1</a>"),
+        "the game names its tournament"
+    );
+    let player = std::fs::read_to_string(www.join("players/ana.html")).unwrap();
+    assert!(
+        player.contains("href=\"../tournaments/club.html\""),
+        "{player}"
+    );
+    let index = std::fs::read_to_string(www.join("index.html")).unwrap();
+    assert!(index.contains("href=\"tournaments/club.html\""), "{index}");
+}
+
+#[test]
+fn standings_go_to_every_player_on_a_result_weekly_or_never() {
+    for (setting, others_at_result) in [("on-result", 4), ("weekly", 0), ("never", 0)] {
+        let tmp = tempfile::tempdir().unwrap();
+        let (r, file) = folder(tmp.path(), SIX);
+        stdout(&mut new_tournament(
+            &r,
+            "club",
+            &file,
+            &["--variant", "chess"],
+        ));
+        let settings = r.join("tournaments/club/settings.toml");
+        let text = std::fs::read_to_string(&settings).unwrap();
+        assert!(text.contains("standings = \"on-result\""));
+        std::fs::write(
+            &settings,
+            text.replace("\"on-result\"", &format!("\"{setting}\"")),
+        )
+        .unwrap();
+        let before = names(&r.join("outbox/new"));
+        let all = games(&r);
+        let gid = all[0]["id"].as_str().unwrap();
+        adjudicate(&r, gid, "0-1", NOW);
+        let new: Vec<(String, Mail)> = outbox(&r)
+            .into_iter()
+            .filter(|(n, _)| !before.contains(n))
+            .collect();
+        // The game's two players: the standing in their letters.
+        let game_letters: Vec<&Mail> = new
+            .iter()
+            .filter(|(_, m)| m.header("X-Postal-Referee").as_deref() == Some(gid))
+            .map(|(_, m)| m)
+            .collect();
+        assert_eq!(game_letters.len(), 2, "{setting}");
+        for m in game_letters {
+            assert!(m.text().contains("The tournament club now:"), "{setting}");
+        }
+        assert_eq!(new.len() - 2, others_at_result, "{setting}");
+        // The sweep: the weekly standing, once a week.
+        let sweep = |now: &str| {
+            let before = names(&r.join("outbox/new"));
+            stdout(postal_at(now).args(["referee", "sweep"]).arg(&r));
+            names(&r.join("outbox/new"))
+                .into_iter()
+                .filter(|n| !before.contains(n) && n.contains("-week-"))
+                .count()
+        };
+        let weekly = if setting == "weekly" { 6 } else { 0 };
+        assert_eq!(sweep("2026-12-01T10:00:00Z"), weekly, "{setting}");
+        assert_eq!(sweep("2026-12-01T11:00:00Z"), 0, "{setting}: once a week");
+        assert_eq!(
+            sweep("2026-12-08T10:00:00Z"),
+            weekly,
+            "{setting}: the next week"
+        );
+    }
+}

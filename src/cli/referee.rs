@@ -286,7 +286,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             emit(
                 out,
                 &format!(
-                    "{}; {}; {}{}; {}{}; {} expired; sent {}\n",
+                    "{}; {}; {}{}; {}{}; {} expired;{} sent {}\n",
                     count(s.games, "game"),
                     count(s.reminders.len(), "reminder"),
                     count(s.forfeits.len(), "time forfeit"),
@@ -302,6 +302,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                         format!(" ({}: postal referee adjudicate)", s.overdue.join(", "))
                     },
                     count(s.expired.len(), "held message"),
+                    if s.standings > 0 {
+                        format!(" {};", count(s.standings, "weekly standing"))
+                    } else {
+                        String::new()
+                    },
                     count(sent, "letter")
                 ),
             )

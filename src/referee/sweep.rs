@@ -33,6 +33,9 @@ pub struct Swept {
     pub overdue: Vec<String>,
     /// Held messages dropped unconfirmed after [`HOLD_DAYS`].
     pub expired: Vec<String>,
+    /// Letters with a tournament's weekly standing
+    /// (src/referee/tournament.rs, `standings = "weekly"`).
+    pub standings: usize,
 }
 
 /// How long a held message waits for its player's `confirm`.
@@ -172,5 +175,6 @@ pub fn sweep(r: &Referee, now: DateTime<Utc>) -> Result<Swept, RefereeError> {
         }
     }
     out.expired = expire_held(r, now)?;
+    out.standings = super::tournament::weekly(r, now)?;
     Ok(out)
 }

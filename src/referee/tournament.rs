@@ -327,12 +327,17 @@ impl Tournament {
     /// The cross-table now, from the games' files.
     pub fn table(&self, r: &Referee) -> Result<table::Table, RefereeError> {
         let (index, _) = super::index::refresh(r)?;
-        Ok(table::Table::compute(self, |gid| {
+        Ok(self.table_of(&index))
+    }
+
+    /// The cross-table from the results in an index brought up to date.
+    pub fn table_of(&self, index: &super::index::Index) -> table::Table {
+        table::Table::compute(self, |gid| {
             index
                 .games
                 .get(gid)
                 .and_then(|row| row.result.as_deref().map(table::result_of))
-        }))
+        })
     }
 }
 
