@@ -503,3 +503,11 @@ fn standings_go_to_every_player_on_a_result_weekly_or_never() {
         );
     }
 }
+
+#[test]
+fn completions_offer_the_tournament_commands() {
+    let bash = stdout(postal_at(NOW).args(["completions", "bash"]));
+    for word in ["tournament", "withdraw", "--players", "--double", "trf"] {
+        assert!(bash.contains(word), "{word} not completed");
+    }
+}

@@ -154,6 +154,7 @@ pub fn run(sub: Sub, out: &mut dyn Write) -> Result<(), CliError> {
                 start: start_time(start.as_deref(), now)?,
             };
             let made = tournament::make(&r, &plan, now).map_err(referee_error)?;
+            // The games' ids are listed by `referee games DIR`.
             let rec = &made.record;
             let mut text = format!(
                 "Tournament {} made in {}: {} players, {} in {} rounds ({})\n",
@@ -169,16 +170,21 @@ pub fn run(sub: Sub, out: &mut dyn Write) -> Result<(), CliError> {
                     .games
                     .iter()
                     .filter(|g| g.round == round)
-                    .map(|g| {
-                        format!(
-                            "{} v {} ({})",
-                            rec.seat(g.white).name,
-                            rec.seat(g.black).name,
-                            g.id
-                        )
-                    })
+                    .map(|g| format!("{} v {}", rec.seat(g.white).name, rec.seat(g.black).name))
                     .collect();
-                text.push_str(&format!("Round {round}: {}\n", games.join(", ")));
+                let bye: Vec<String> = (1..=rec.players.len())
+                    .filter(|&n| {
+                        !rec.games
+                            .iter()
+                            .any(|g| g.round == round && (g.white == n || g.black == n))
+                    })
+                    .map(|n| format!("; {} has a bye", rec.seat(n).name))
+                    .collect();
+                text.push_str(&format!(
+                    "Round {round}: {}{}\n",
+                    games.join(", "),
+                    bye.concat()
+                ));
             }
             match spool::drain(&r) {
                 Ok(sent) => text.push_str(&format!("sent {}\n", count(sent.len(), "letter"))),
@@ -214,10 +220,10 @@ pub fn run(sub: Sub, out: &mut dyn Write) -> Result<(), CliError> {
                     "{} withdrawn from {name}: {} lost by forfeit{}\nsent {}\n",
                     w.name,
                     count(w.forfeited.len(), "game"),
-                    if w.forfeited.is_empty() {
+                    if w.opponents.is_empty() {
                         String::new()
                     } else {
-                        format!(" ({})", w.forfeited.join(", "))
+                        format!(" (against {})", w.opponents.join(", "))
                     },
                     count(sent, "letter")
                 ),

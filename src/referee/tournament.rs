@@ -707,6 +707,8 @@ pub struct Withdrawn {
     pub name: String,
     /// The games lost by forfeit now.
     pub forfeited: Vec<String>,
+    /// Their opponents, by name.
+    pub opponents: Vec<String>,
 }
 
 /// Withdraws the player `address` from the tournament `name`, as ICCF
@@ -810,9 +812,20 @@ pub fn withdraw(
         .map_err(|e| RefereeError::Io(e.to_string()))?;
         spool::put(r, &lname, &bytes)?;
     }
+    let opponents = unfinished
+        .iter()
+        .filter_map(|gid| t.record.games.iter().find(|g| &g.id == gid))
+        .map(|g| {
+            t.record
+                .seat(if g.white == n { g.black } else { g.white })
+                .name
+                .clone()
+        })
+        .collect();
     Ok(Withdrawn {
         name: seat.name,
         forfeited: unfinished,
+        opponents,
     })
 }
 
