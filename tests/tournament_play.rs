@@ -337,7 +337,61 @@ Ties broken by Sonneborn-Berger, then wins, then direct encounter.
     );
     std::fs::write(&settings, s.replace("\"direct-encounter\", ", "")).unwrap();
 
-    check_trf(&play.table("trf"), &all);
+    let trf = play.table("trf");
+    check_trf(&trf, &all);
+    read_by_another_program(&trf);
+}
+
+/// The TRF read by the `trf` package of PyPI (a reader of FIDE's format,
+/// installed by tests/run.sh): the same names, points, ranks and, round
+/// by round, opponents, colours and results as the columns say.
+fn read_by_another_program(trf: &str) {
+    let script = "import json, sys, trf\n\
+t = trf.loads(sys.stdin.read())\n\
+print(json.dumps({'name': t.name, 'players': [{'startrank': p.startrank, 'name': p.name, \
+'points': p.points, 'rank': p.rank, 'games': [[g.startrank, g.color, g.result] for g in p.games]} \
+for p in t.players]}))\n";
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(trf.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "the trf package (PyPI; `bash tests/run.sh` installs it) did not read the TRF: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(read["name"], "club");
+    let players = read["players"].as_array().unwrap();
+    assert_eq!(players.len(), 6);
+    for p in players {
+        let name = p["name"].as_str().unwrap();
+        let hand = HAND_COUNT.iter().find(|h| h.0 == name).unwrap();
+        assert_eq!(p["points"].as_f64().unwrap(), hand.1, "{name}");
+        assert_eq!(p["rank"].as_u64().unwrap() as usize, hand.4, "{name}");
+        let games = p["games"].as_array().unwrap();
+        assert_eq!(games.len(), 5, "{name}");
+        let points: f64 = games
+            .iter()
+            .map(|g| match g[2].as_str().unwrap() {
+                "1" | "+" => 1.0,
+                "=" => 0.5,
+                _ => 0.0,
+            })
+            .sum();
+        assert_eq!(points, hand.1, "{name}: the results add up to the points");
+    }
 }
 
 /// Reads the TRF-16 back by its columns (FIDE C.04 Annex 2): `012` the

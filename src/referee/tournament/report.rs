@@ -282,8 +282,8 @@ pub fn trf(table: &Table) -> String {
             place(&mut line, base + 5, base + 5, &colour.to_string(), false);
             place(&mut line, base + 7, base + 7, &result.to_string(), false);
         }
-        let text: String = line.into_iter().collect();
-        out.push_str(text.trim_end());
+        // Not trimmed: a blank result (a game going on) is a column too.
+        out.extend(line);
         out.push_str("\r\n");
     }
     out
