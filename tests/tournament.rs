@@ -511,3 +511,86 @@ fn completions_offer_the_tournament_commands() {
         assert!(bash.contains(word), "{word} not completed");
     }
 }
+
+#[test]
+fn the_clocks_start_on_the_start_day_and_a_past_day_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, file) = folder(tmp.path(), SIX);
+    let e = refused_and_nothing_made(
+        &mut new_tournament(
+            &r,
+            "club",
+            &file,
+            &["--variant", "chess", "--start", "2026-11-30"],
+        ),
+        &r,
+    );
+    assert!(e.contains("--start 2026-11-30: the day has passed"), "{e}");
+    stdout(&mut new_tournament(
+        &r,
+        "club",
+        &file,
+        &[
+            "--variant",
+            "chess",
+            "--time-control",
+            "3d",
+            "--start",
+            "2026-12-10",
+        ],
+    ));
+    for g in games(&r) {
+        assert_eq!(g["deadline"], "2026-12-13T00:00:00Z", "{g}");
+    }
+    let (_, ana) = outbox(&r)
+        .into_iter()
+        .find(|(n, _)| n == "tournament-club-welcome-1.eml")
+        .unwrap();
+    assert!(
+        ana.text()
+            .contains("(the clocks start at 2026-12-10T00:00:00Z)"),
+        "{}",
+        ana.text()
+    );
+}
+
+#[test]
+fn a_tournament_file_edited_wrong_is_refused_not_a_panic() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, file) = folder(tmp.path(), SIX);
+    stdout(&mut new_tournament(
+        &r,
+        "club",
+        &file,
+        &["--variant", "chess"],
+    ));
+    let path = r.join("tournaments/club/tournament.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let broken = text.replacen("\"white\": 1,", "\"white\": 99,", 1);
+    assert_ne!(broken, text);
+    std::fs::write(&path, &broken).unwrap();
+    for format in ["text", "trf"] {
+        let out = postal_at(NOW)
+            .args(["referee", "tournament", "table"])
+            .arg(&r)
+            .args(["club", "--format", format])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(e.contains("is between players 99 and 6, of 1 to 6"), "{e}");
+    }
+    // A game of it still plays and ends: its letters go without the table.
+    let gid = games(&r)[0]["id"].as_str().unwrap().to_string();
+    stdout(
+        postal_at(NOW)
+            .args(["referee", "adjudicate"])
+            .arg(&r)
+            .args([&gid, "1-0", "--reason", "test"]),
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        broken,
+        "the file is left as it was"
+    );
+}

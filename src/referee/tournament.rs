@@ -119,6 +119,32 @@ impl Record {
             .any(|w| w.forfeited.iter().any(|g| g == gid))
     }
 
+    /// Checks what the rest of the code takes for granted, for a file
+    /// edited by hand: every player named is one of the list, no game
+    /// is a player against themself, the rounds are the table's.
+    pub fn check(&self) -> Result<(), String> {
+        let n = self.players.len();
+        if !(players::MIN_PLAYERS..=players::MAX_PLAYERS).contains(&n) {
+            return Err(format!("{n} players; a tournament has 3 to 64"));
+        }
+        let seat = |s: usize| (1..=n).contains(&s);
+        for g in &self.games {
+            if !seat(g.white) || !seat(g.black) || g.white == g.black {
+                return Err(format!(
+                    "the game {} is between players {} and {}, of 1 to {n}",
+                    g.id, g.white, g.black
+                ));
+            }
+            if !(1..=self.rounds()).contains(&g.round) {
+                return Err(format!("the game {} is in round {}", g.id, g.round));
+            }
+        }
+        if let Some(w) = self.withdrawn.iter().find(|w| !seat(w.player)) {
+            return Err(format!("a withdrawal of player {}, of 1 to {n}", w.player));
+        }
+        Ok(())
+    }
+
     /// The rounds of the tournament (a bye's round counted).
     pub fn rounds(&self) -> u32 {
         berger::rounds(self.players.len(), self.double)
@@ -290,6 +316,9 @@ impl Tournament {
                 record.format
             )));
         }
+        record
+            .check()
+            .map_err(|e| config(format!("{}: {e}", path.display())))?;
         let spath = dir.join("settings.toml");
         let settings = match fs::read_to_string(&spath) {
             Ok(text) => {
