@@ -30,6 +30,8 @@ settings are in DIR/tournaments/NAME/settings.toml: `tiebreaks = [\"sonneborn-be
         dir: PathBuf,
         /// The tournament's name: letters, digits, - and _.
         name: String,
+        // Help text, not rustdoc: `<address>` is not HTML.
+        #[allow(rustdoc::invalid_html_tags)]
         /// The players, one a line: "Name <address>".
         #[arg(long, value_name = "FILE")]
         players: PathBuf,

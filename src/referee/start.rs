@@ -3,7 +3,7 @@
 //! letters composed and recorded in it ([`prepare`], which writes
 //! nothing, so that a tournament prepares all its games before writing
 //! any), then the letters put in `spool/prepared/` and the game written
-//! ([`write`], the commit; undone by [`unwrite`]), then the letters
+//! ([`write()`], the commit; undone by [`unwrite`]), then the letters
 //! released into `spool/` ([`release`]).
 
 use super::letter::{self, Letter};
@@ -79,7 +79,7 @@ fn remove_prepared(r: &Referee, s: &Start) {
     }
 }
 
-/// Undoes [`write`]: the game file and its prepared letters removed (a
+/// Undoes [`write()`]: the game file and its prepared letters removed (a
 /// tournament whose writing failed part-way leaves no game behind).
 pub fn unwrite(r: &Referee, s: &Start) {
     remove_prepared(r, s);
