@@ -186,10 +186,14 @@ pub fn make(r: &Referee, plan: &Plan, now: DateTime<Utc>) -> Result<Made, Refere
         let _ = fs::remove_dir_all(&dir);
         return Err(e);
     }
-    for s in &starts {
-        start::release(r, s)?;
-    }
-    spool::release(r, &format!("tournament-{}-welcome-", t.record.name))?;
+    // Released by name: listing the prepared letters once a game would
+    // cost the square of the games.
+    let names: Vec<&str> = starts
+        .iter()
+        .flat_map(|s| s.letters.iter().map(|(l, _)| l.name.as_str()))
+        .chain(welcomes.iter().map(|(n, _)| n.as_str()))
+        .collect();
+    spool::release_named(r, &names)?;
     Ok(Made {
         letters: starts.iter().map(|s| s.letters.len()).sum::<usize>() + welcomes.len(),
         record: t.record,
