@@ -14,6 +14,8 @@
 # - Python's aiosmtpd: the SMTP server the mail tests start on 127.0.0.1;
 # - python-chess and pyffish: postal's PGN read by other programs, and
 #   Fairy-Stockfish's engine for the agreement tests;
+# - trf (PyPI, 1.1.1): a reader of FIDE's TRF-16, for the tournaments'
+#   report file read back by another program;
 # - Fairy-Stockfish's own variants.ini, from Debian's source package
 #   (GPL-3, so kept under target/, never in the repository).
 # Installing needs root (apt-get) and the package registries; a tool
@@ -43,9 +45,9 @@ if [ ${#debian_missing[@]} -gt 0 ]; then
     if [ "$policy_added" = yes ]; then rm -f /usr/sbin/policy-rc.d; fi
 fi
 
-if ! python3 -c 'import aiosmtpd, chess, pyffish' >/dev/null 2>&1; then
-    echo "installing aiosmtpd, chess and pyffish (PyPI)"
-    python3 -m pip install --quiet --disable-pip-version-check aiosmtpd chess pyffish
+if ! python3 -c 'import aiosmtpd, chess, pyffish, trf' >/dev/null 2>&1; then
+    echo "installing aiosmtpd, chess, pyffish and trf (PyPI)"
+    python3 -m pip install --quiet --disable-pip-version-check aiosmtpd chess pyffish trf==1.1.1
 fi
 
 # Fairy-Stockfish 11.1's variants.ini (225,225 bytes), checked by its

@@ -38,3 +38,5 @@ mod referee_files;
 mod render;
 mod robustness;
 mod swap;
+mod tournament;
+mod tournament_play;

@@ -24,6 +24,7 @@ pub mod rules;
 pub mod show;
 pub mod status;
 pub mod takeback;
+pub mod tournament;
 pub mod variants;
 pub mod verify;
 

@@ -71,6 +71,24 @@ fn player(text: Option<&str>) -> Result<Player, CliError> {
     }
 }
 
+/// The variant `name`: defined in `--variants`, else in POSTAL_VARIANTS,
+/// else in the referee folder's file (when there is a folder), else built
+/// in.
+pub fn variant_for(
+    flag: Option<&std::path::Path>,
+    folder: Option<&crate::referee::Referee>,
+    name: &str,
+) -> Result<crate::Variant, CliError> {
+    let variants = super::ini::file(flag).or_else(|| {
+        let r = folder?;
+        Some(r.dir.join(r.settings.variants.as_ref()?))
+    });
+    match super::ini::register(variants.as_deref(), name)? {
+        Some(v) => Ok(v),
+        None => variant_arg(name),
+    }
+}
+
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     super::mail::check_settings(&args.mail)?;
     let folder = match &args.referee {
@@ -80,15 +98,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
         None => None,
     };
-    // --variants, else POSTAL_VARIANTS, else the referee folder's file.
-    let variants = super::ini::file(args.variants.as_deref()).or_else(|| {
-        let r = folder.as_ref()?;
-        Some(r.dir.join(r.settings.variants.as_ref()?))
-    });
-    let v = match super::ini::register(variants.as_deref(), &args.variant)? {
-        Some(v) => v,
-        None => variant_arg(&args.variant)?,
-    };
+    let v = variant_for(args.variants.as_deref(), folder.as_ref(), &args.variant)?;
     let start = start_position(v, args.position.as_deref(), None)?;
     let players = Players {
         white: player(args.white.as_deref())?,

@@ -1,4 +1,4 @@
-//! `postal referee init|adopt|run|sweep|games|send|held|adjudicate|extend|abort
+//! `postal referee init|adopt|run|sweep|games|send|held|adjudicate|extend|abort|tournament
 //! DIR`: a referee folder
 //! that plays games by mail replies (src/referee/), and `postal receive
 //! --referee DIR [MESSAGE]`, the one-message entry point for a mail
@@ -11,7 +11,7 @@ use crate::referee::inbound::MAX_READ;
 use crate::referee::index::refresh;
 use crate::referee::letter::count;
 use crate::referee::operator::{self, Decision};
-use crate::referee::{letter, maildir, site, spool, sweep, Referee, RefereeError};
+use crate::referee::{maildir, site, spool, sweep, Referee, RefereeError};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -92,6 +92,10 @@ pub enum Sub {
     },
     /// Send what is in the spool.
     Send { dir: PathBuf },
+    /// Tournaments: round robins of referee games, their cross-tables,
+    /// withdrawals.
+    #[command(subcommand)]
+    Tournament(super::tournament::Sub),
     /// End a game with the referee's result, recorded in the game as an
     /// event and mailed to both players.
     Adjudicate {
@@ -178,27 +182,18 @@ fn open(dir: &Path) -> Result<Referee, CliError> {
 /// sends the spool; returns what to print.
 pub fn register(r: &Referee, game: &Game) -> Result<String, CliError> {
     let now = clock()?.now();
-    let gid = game.id().to_lowercase();
-    let letters = letter::openings(r, game, &gid, now);
-    let mut game = game.clone();
-    for l in &letters {
-        let bytes =
-            letter::compose(r, &gid, &game, l).map_err(|e| CliError::rule(e.to_string()))?;
-        spool::prepare(r, &l.name, &bytes).map_err(referee_error)?;
-    }
-    for l in &letters {
-        letter::record(r, &gid, &mut game, l, 0);
-    }
-    let gid = r.add_game(&game).map_err(referee_error)?;
-    spool::release(r, &format!("{gid}-new-")).map_err(referee_error)?;
-    let mut text = format!("Game {gid} registered in {}\n", r.game_path(&gid).display());
+    let start = crate::referee::start::prepare(r, game, now).map_err(referee_error)?;
+    crate::referee::start::write(r, &start).map_err(referee_error)?;
+    crate::referee::start::release(r, &start).map_err(referee_error)?;
+    let (gid, letters) = (&start.gid, &start.letters);
+    let mut text = format!("Game {gid} registered in {}\n", r.game_path(gid).display());
     match spool::drain(r) {
         Ok(sent) => {
             for (name, d) in sent {
                 let to = letters
                     .iter()
-                    .find(|l| l.name == name)
-                    .map_or("", |l| l.to.as_str());
+                    .find(|(l, _)| l.name == name)
+                    .map_or("", |(l, _)| l.to.as_str());
                 text.push_str(&format!("Mailed {to}: {d}\n"));
             }
         }
@@ -291,7 +286,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             emit(
                 out,
                 &format!(
-                    "{}; {}; {}{}; {}{}; {} expired; sent {}\n",
+                    "{}; {}; {}{}; {}{}; {} expired;{} sent {}\n",
                     count(s.games, "game"),
                     count(s.reminders.len(), "reminder"),
                     count(s.forfeits.len(), "time forfeit"),
@@ -307,6 +302,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                         format!(" ({}: postal referee adjudicate)", s.overdue.join(", "))
                     },
                     count(s.expired.len(), "held message"),
+                    if s.standings > 0 {
+                        format!(" {};", count(s.standings, "weekly standing"))
+                    } else {
+                        String::new()
+                    },
                     count(sent, "letter")
                 ),
             )
@@ -344,6 +344,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                             "id": gid, "variant": row.variant, "white": row.white,
                             "black": row.black, "to_move": row.result.is_none().then_some(&row.turn),
                             "plies": row.plies, "moves": row.moves, "deadline": row.deadline, "result": row.result,
+                            "tournament": row.tournament, "round": row.round,
                         })
                     })
                     .collect();
@@ -364,8 +365,12 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                                 .unwrap_or_default()
                         ),
                     };
+                    let event = match (&row.tournament, row.round) {
+                        (Some(t), Some(round)) => format!("  {t}, round {round}"),
+                        _ => String::new(),
+                    };
                     text.push_str(&format!(
-                        "{gid}  {} v {}  {}  {}  {state}\n",
+                        "{gid}  {} v {}  {}  {}  {state}{event}\n",
                         row.white,
                         row.black,
                         row.variant,
@@ -422,6 +427,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             }
             emit(out, &text)
         }
+        Sub::Tournament(sub) => super::tournament::run(sub, out),
         Sub::Send { dir } => {
             let r = open(&dir)?;
             let sent = spool::drain(&r).map_err(tempfail)?;

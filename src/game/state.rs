@@ -116,6 +116,12 @@ impl Game {
         &self.file
     }
 
+    /// Sets one field of `extensions`, the object kept on every save as
+    /// it is (the referee's tournaments name a game's tournament there).
+    pub fn set_extension(&mut self, key: &str, value: serde_json::Value) {
+        self.file.extensions.insert(key.to_string(), value);
+    }
+
     pub fn variant(&self) -> Variant {
         self.variant
     }

@@ -37,6 +37,11 @@ pub struct Row {
     pub deadline: Option<DateTime<Utc>>,
     #[serde(default)]
     pub result: Option<String>,
+    /// The tournament the game belongs to, and its round there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
     pub size: u64,
     pub mtime_ns: u128,
 }
@@ -56,6 +61,8 @@ impl Row {
             epoch: epoch(game),
             deadline: game.result().is_none().then(|| game.deadline()).flatten(),
             result: game.result().map(|e| e.to_string()),
+            tournament: super::tournament::of_game(game).map(|(n, _)| n),
+            round: super::tournament::of_game(game).map(|(_, r)| r),
             size,
             mtime_ns,
         }

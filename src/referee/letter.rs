@@ -440,29 +440,64 @@ pub fn compose_loose(
     text: &str,
     date: DateTime<Utc>,
 ) -> Result<Vec<u8>, MailError> {
-    let to = to
-        .parse::<Mailbox>()
-        .map_err(|e| MailError::Address(format!("{to:?}: {e}")))?;
     let subject: String = subject.chars().filter(|c| !c.is_control()).collect();
     let subject = if subject.to_lowercase().starts_with("re:") {
         subject
     } else {
         format!("Re: {subject}")
     };
+    standalone(r, to, &subject, Some(in_reply_to), name, text, date)
+}
+
+/// A letter of the referee's own that answers nothing and belongs to no
+/// one game (a tournament's welcome and standings), to `to`.
+pub fn compose_circular(
+    r: &Referee,
+    to: &str,
+    subject: &str,
+    name: &str,
+    text: &str,
+    date: DateTime<Utc>,
+) -> Result<Vec<u8>, MailError> {
+    let subject: String = subject.chars().filter(|c| !c.is_control()).collect();
+    standalone(r, to, &subject, None, name, text, date)
+}
+
+/// A letter outside a game's thread: an answer (`auto-replied`) when
+/// `answering` is given (with the message answered, if it had an id),
+/// else the referee's own (`auto-generated`).
+fn standalone(
+    r: &Referee,
+    to: &str,
+    subject: &str,
+    answering: Option<Option<&str>>,
+    name: &str,
+    text: &str,
+    date: DateTime<Utc>,
+) -> Result<Vec<u8>, MailError> {
+    let to = to
+        .parse::<Mailbox>()
+        .map_err(|e| MailError::Address(format!("{to:?}: {e}")))?;
     let mut b = lettre::Message::builder()
         .from(sender(&r.settings.address)?)
         .to(mailbox(to.name.as_deref(), to.email.as_ref())?)
         .subject(subject)
         .date(date.into())
         .message_id(Some(format!("<postal.referee.{name}@{}>", r.domain)));
-    if let Some(parent) = in_reply_to
+    if let Some(parent) = answering
+        .flatten()
         .map(|p| format!("<{p}>"))
         .filter(|p| is_message_id(p))
     {
         b = b.in_reply_to(parent.clone()).references(parent);
     }
+    let submitted = if answering.is_some() {
+        "auto-replied"
+    } else {
+        "auto-generated"
+    };
     let m = b
-        .raw_header(header("Auto-Submitted", "auto-replied".into()))
+        .raw_header(header("Auto-Submitted", submitted.into()))
         .raw_header(header("X-Auto-Response-Suppress", "All".into()))
         .raw_header(header("X-Postal-Referee", "referee".into()))
         .singlepart(SinglePart::plain(text.to_string()))

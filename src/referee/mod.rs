@@ -21,6 +21,8 @@
 //! - [`operator`]: the operator's adjudication, extension and abort.
 //! - [`imap`]: the loop over an IMAP mailbox, waiting with IDLE.
 //! - [`journal`]: the IMAP loop's record of messages finished, not yet moved.
+//! - [`start`]: starting a game: its first letters, the game written.
+//! - [`tournament`]: round robins of referee games, their cross-tables.
 
 pub mod command;
 pub mod extract;
@@ -37,8 +39,10 @@ pub mod operator;
 pub mod receive;
 pub mod site;
 pub mod spool;
+pub mod start;
 pub mod sweep;
 pub mod token;
+pub mod tournament;
 
 pub use folder::Referee;
 pub use receive::{receive, Outcome};

@@ -65,13 +65,14 @@ pub fn decide(
     };
     let via = hash16(format!("operator {gid} {events} {}", format_time(now)).as_bytes());
     game.mark_via(game.moves().len(), events, &via);
-    let letters: Vec<Letter> = [Color::White, Color::Black]
+    let mut letters: Vec<Letter> = [Color::White, Color::Black]
         .into_iter()
         .map(|side| {
             let text = format!("{said}\n\n{}", letter::standing(&game, side, now));
             letter::pair_letter(&game, side, text, &via, None, now)
         })
         .collect();
+    super::tournament::on_result(r, &gid, &game, &mut letters, &via, now)?;
     for l in &letters {
         let bytes =
             letter::compose(r, &gid, &game, l).map_err(|e| RefereeError::Io(e.to_string()))?;

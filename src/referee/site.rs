@@ -8,7 +8,11 @@
 //!   SVG, the moves with their comments), and `games/GID.pgn` to
 //!   download;
 //! - `players/NAME.html`: a player's games, one page for each name shown
-//!   (two names that read alike, "ANA!" and "Ana", get two pages).
+//!   (two names that read alike, "ANA!" and "Ana", get two pages);
+//! - `tournaments/NAME.html`: a tournament's cross-table, each result a
+//!   link to its game, and its games round by round
+//!   (src/referee/tournament.rs); a tournament game's page and its
+//!   players' pages link to it.
 //!
 //! The index lists the games going on first, the soonest deadline first,
 //! then the games that ended, the latest first.
@@ -25,6 +29,7 @@
 
 use super::folder::{load_game, Referee};
 use super::index::refresh;
+use super::tournament::{self, report, Tournament};
 use super::RefereeError;
 use crate::color::Color;
 use crate::files::write_public;
@@ -165,6 +170,8 @@ struct Listed {
     to_move: String,
     deadline: Option<DateTime<Utc>>,
     ended: bool,
+    /// The tournament and round of a tournament game.
+    tournament: Option<(String, u32)>,
 }
 
 fn table(
@@ -213,7 +220,12 @@ fn table(
 /// Writes the site of the referee folder `r` into `out`.
 pub fn write(r: &Referee, out: &Path, now: DateTime<Utc>) -> Result<Written, RefereeError> {
     let io = |p: &Path, e: std::io::Error| RefereeError::io(p.display(), e);
-    for dir in [out.to_path_buf(), out.join("games"), out.join("players")] {
+    for dir in [
+        out.to_path_buf(),
+        out.join("games"),
+        out.join("players"),
+        out.join("tournaments"),
+    ] {
         public_folder(&dir, dir != out).map_err(|e| io(&dir, e))?;
     }
     let (index, mut skipped) = refresh(r)?;
@@ -243,10 +255,18 @@ pub fn write(r: &Referee, out: &Path, now: DateTime<Utc>) -> Result<Written, Ref
         pg.info.details.retain(|d| *d != event);
         let html = page(&[pg], &Options::default())
             .map_err(|e| RefereeError::Io(format!("game {gid}: {e}")))?;
+        let event = tournament::of_game(&game)
+            .filter(|(name, _)| tournament::is_name(name))
+            .map(|(name, round)| {
+                format!(
+                    " · <a href=\"../tournaments/{name}.html\">Tournament {name}, round {round}</a>"
+                )
+            })
+            .unwrap_or_default();
         let html = html.replacen(
             "<body>\n",
             &format!(
-                "<body>\n<p><a href=\"../index.html\">All games</a> · <a href=\"{gid}.pgn\">PGN</a></p>\n"
+                "<body>\n<p><a href=\"../index.html\">All games</a> · <a href=\"{gid}.pgn\">PGN</a>{event}</p>\n"
             ),
             1,
         );
@@ -271,6 +291,7 @@ pub fn write(r: &Referee, out: &Path, now: DateTime<Utc>) -> Result<Written, Ref
             state,
             deadline: game.result().is_none().then(|| game.deadline()).flatten(),
             ended: game.result().is_some(),
+            tournament: tournament::of_game(&game).filter(|(n, _)| tournament::is_name(n)),
         });
     }
     // Games going on, the soonest deadline first (none last), then the
@@ -288,11 +309,23 @@ pub fn write(r: &Referee, out: &Path, now: DateTime<Utc>) -> Result<Written, Ref
     });
     let pages = pages(listed.iter().flat_map(|l| [&l.white, &l.black]));
     let all: Vec<&Listed> = listed.iter().collect();
+    let tournaments = tournament_pages(r, out, &index, &listed, &pages)?;
+    let links = |names: &[&String], prefix: &str| -> String {
+        if names.is_empty() {
+            return String::new();
+        }
+        let list: Vec<String> = names
+            .iter()
+            .map(|n| format!("<a href=\"{prefix}tournaments/{n}.html\">{n}</a>"))
+            .collect();
+        format!("<p>Tournaments: {}</p>\n", list.join(", "))
+    };
     let body = format!(
-        "<h1>Games</h1>\n<p>{} game{}, as of {} UTC.</p>\n{}",
+        "<h1>Games</h1>\n<p>{} game{}, as of {} UTC.</p>\n{}{}",
         all.len(),
         if all.len() == 1 { "" } else { "s" },
         now.format("%Y-%m-%d %H:%M"),
+        links(&tournaments.iter().collect::<Vec<_>>(), ""),
         table(&all, &pages, "", now)
     );
     let path = out.join("index.html");
@@ -307,9 +340,17 @@ pub fn write(r: &Referee, out: &Path, now: DateTime<Utc>) -> Result<Written, Ref
         }
     }
     for (name, games) in &players {
+        let mut theirs: Vec<&String> = games
+            .iter()
+            .filter_map(|g| g.tournament.as_ref().map(|(t, _)| t))
+            .filter(|t| tournaments.contains(t))
+            .collect();
+        theirs.sort();
+        theirs.dedup();
         let body = format!(
-            "<p><a href=\"../index.html\">All games</a></p>\n<h1>{}</h1>\n{}",
+            "<p><a href=\"../index.html\">All games</a></p>\n<h1>{}</h1>\n{}{}",
             escape(name),
+            links(&theirs, "../"),
             table(games, &pages, "../", now)
         );
         let path = out.join("players").join(format!("{}.html", pages[*name]));
@@ -320,6 +361,58 @@ pub fn write(r: &Referee, out: &Path, now: DateTime<Utc>) -> Result<Written, Ref
         players: players.len(),
         skipped,
     })
+}
+
+/// Writes a page for each tournament of the folder whose games are on
+/// the site: the cross-table and the games by round. Their names.
+fn tournament_pages(
+    r: &Referee,
+    out: &Path,
+    index: &super::index::Index,
+    listed: &[Listed],
+    pages: &BTreeMap<String, String>,
+) -> Result<Vec<String>, RefereeError> {
+    let mut done = Vec::new();
+    for name in Tournament::names(r) {
+        let Ok(t) = Tournament::open(r, &name) else {
+            continue;
+        };
+        let table = t.table_of(index);
+        let mut body = format!(
+            "<p><a href=\"../index.html\">All games</a></p>\n<h1>Tournament {}</h1>\n<p>{}</p>\n{}",
+            escape(&name),
+            escape(&report::heading(&table)),
+            report::html(&table, |gid| format!("../games/{gid}.html"))
+        );
+        body.push_str("<h2>Games</h2>\n<table>\n<tr><th>Round</th><th>White</th><th>Black</th><th>State</th></tr>\n");
+        for g in &t.record.games {
+            let Some(l) = listed.iter().find(|l| l.gid == g.id) else {
+                continue;
+            };
+            let player = |n: &String| match pages.get(n) {
+                Some(p) => format!("<a href=\"../players/{p}.html\">{}</a>", escape(n)),
+                None => escape(n),
+            };
+            let _ = writeln!(
+                body,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td><a href=\"../games/{}.html\">{}</a></td></tr>",
+                g.round,
+                player(&l.white),
+                player(&l.black),
+                l.gid,
+                escape(&l.state)
+            );
+        }
+        body.push_str("</table>\n");
+        let path = out.join("tournaments").join(format!("{name}.html"));
+        write_public(
+            &path,
+            html_page(&format!("Tournament {name}"), &body).as_bytes(),
+        )
+        .map_err(|e| RefereeError::io(path.display(), e))?;
+        done.push(name);
+    }
+    Ok(done)
 }
 
 /// Makes a folder of the site readable by all (0755) when it is missing;

@@ -69,6 +69,21 @@ pub fn release(r: &Referee, stem: &str) -> Result<(), RefereeError> {
     Ok(())
 }
 
+/// Moves the prepared letters of these names into `spool/`, without
+/// listing `spool/prepared/` (a tournament releases hundreds at once).
+pub fn release_named(r: &Referee, names: &[&str]) -> Result<(), RefereeError> {
+    let from = r.dir.join("spool/prepared");
+    let to = r.dir.join("spool");
+    for name in names {
+        let target = file(&to, name);
+        fs::rename(file(&from, name), &target).map_err(|e| io(&target, e))?;
+    }
+    if let Ok(d) = fs::File::open(&to) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
 /// Writes a letter into `spool/`, unless it was already sent.
 pub fn put(r: &Referee, name: &str, bytes: &[u8]) -> Result<(), RefereeError> {
     if file(&r.dir.join("sent"), name).exists() {

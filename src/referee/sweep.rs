@@ -33,6 +33,9 @@ pub struct Swept {
     pub overdue: Vec<String>,
     /// Held messages dropped unconfirmed after [`HOLD_DAYS`].
     pub expired: Vec<String>,
+    /// Letters with a tournament's weekly standing
+    /// (src/referee/tournament.rs, `standings = "weekly"`).
+    pub standings: usize,
 }
 
 /// How long a held message waits for its player's `confirm`.
@@ -63,7 +66,8 @@ pub fn forfeit(
         Err(_) => return Ok(None),
     };
     game.mark_via(moves, events, via);
-    let letters = letter::forfeit_letters(&game, loser, deadline, arrived, via, now);
+    let mut letters = letter::forfeit_letters(&game, loser, deadline, arrived, via, now);
+    super::tournament::on_result(r, gid, &game, &mut letters, via, now)?;
     for l in &letters {
         let bytes =
             letter::compose(r, gid, &game, l).map_err(|e| RefereeError::Io(e.to_string()))?;
@@ -171,5 +175,6 @@ pub fn sweep(r: &Referee, now: DateTime<Utc>) -> Result<Swept, RefereeError> {
         }
     }
     out.expired = expire_held(r, now)?;
+    out.standings = super::tournament::weekly(r, now)?;
     Ok(out)
 }

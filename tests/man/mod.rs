@@ -250,8 +250,10 @@ fn examples(name: &str) -> Vec<(String, Option<String>)> {
             .collect::<Vec<_>>()
             .join(" ");
         let words: Vec<&str> = command.split(' ').collect();
+        // `referee-tournament-new` names `postal referee tournament new`.
+        let parts: Vec<&str> = name.split('-').collect();
         if words.first() == Some(&"postal")
-            && (name.is_empty() || words.get(1) == Some(&name))
+            && (name.is_empty() || words.get(1..=parts.len()) == Some(&parts[..]))
             && !out.iter().any(|(c, _)| *c == command)
         {
             out.push((command, comment));
@@ -264,7 +266,8 @@ fn examples(name: &str) -> Vec<(String, Option<String>)> {
 
 /// `postal move [OPTIONS]... FILE MOVE` as it is typed, in roff.
 fn synopsis(cmd: &Command, page_name: &str) -> String {
-    let words: Vec<&str> = page_name.splitn(2, '-').collect();
+    // `postal-referee-tournament-new` is typed `postal referee tournament new`.
+    let words: Vec<&str> = page_name.split('-').collect();
     let mut line = words.iter().map(|w| bold(w)).collect::<Vec<_>>().join(" ");
     let shown = |a: &&Arg| !a.is_hide_set() && !matches!(a.get_id().as_str(), "help" | "version");
     for a in cmd
@@ -450,6 +453,7 @@ fn page(cmd: &Command, page_name: &str, name: &str, see: &[String]) -> Vec<u8> {
     let named = cmd
         .clone()
         .name(&*Box::leak(page_name.to_string().into_boxed_str()))
+        .display_name(page_name)
         .bin_name(page_name.replace('-', " "));
     let man = clap_mangen::Man::new(named.clone())
         .title(page_name)
@@ -471,6 +475,8 @@ fn page(cmd: &Command, page_name: &str, name: &str, see: &[String]) -> Vec<u8> {
     if name.is_empty() {
         text.push_str(&format!(".PP\n{}\n", roff(OVERVIEW)));
         text.push_str(&commands_section(cmd));
+    } else if cmd.has_subcommands() && name.contains('-') {
+        text.push_str(&mangen(&man, clap_mangen::Man::render_subcommands_section));
     }
     text.push_str(&mangen(&man, clap_mangen::Man::render_options_section));
     text.push_str(&exit_section(name));
@@ -672,12 +678,55 @@ pub fn pages() -> Vec<(String, Vec<u8>)> {
             see.push("postal-variants.5".to_string());
         }
         let name = sub.get_name();
+        if name == "referee" {
+            see.push("postal-referee-tournament.1".to_string());
+        }
         out.push((
             format!("postal-{name}.1"),
             page(sub, &format!("postal-{name}"), name, &see),
         ));
     }
+    out.extend(tournament_pages());
     out.push(("postal-config.5".to_string(), config_page()));
     out.push(("postal-variants.5".to_string(), variants_page()));
+    out
+}
+
+/// postal-referee-tournament(1) and a page for each of its commands
+/// (`new`, `table`, `withdraw`), whose options are their own.
+fn tournament_pages() -> Vec<(String, Vec<u8>)> {
+    // Built alone, without a `help` command to make a page for.
+    let mut t = postal::cli::command()
+        .find_subcommand("referee")
+        .and_then(|r| r.find_subcommand("tournament"))
+        .expect("postal referee tournament")
+        .clone()
+        .disable_help_subcommand(true);
+    t.build();
+    let t = &t;
+    let subs: Vec<&Command> = t
+        .get_subcommands()
+        .filter(|s| s.get_name() != "help")
+        .collect();
+    let mut see = vec!["postal.1".to_string(), "postal-referee.1".to_string()];
+    see.extend(
+        subs.iter()
+            .map(|s| format!("postal-referee-tournament-{}.1", s.get_name())),
+    );
+    let mut out = vec![(
+        "postal-referee-tournament.1".to_string(),
+        page(t, "postal-referee-tournament", "referee-tournament", &see),
+    )];
+    for sub in subs {
+        let name = format!("referee-tournament-{}", sub.get_name());
+        let see = vec![
+            "postal-referee.1".to_string(),
+            "postal-referee-tournament.1".to_string(),
+        ];
+        out.push((
+            format!("postal-{name}.1"),
+            page(sub, &format!("postal-{name}"), &name, &see),
+        ));
+    }
     out
 }

@@ -117,6 +117,17 @@ impl Ctx<'_> {
         } else {
             applied.said
         };
+        let mut letters = letters;
+        if start.result().is_none() {
+            super::super::tournament::on_result(
+                self.r,
+                &self.gid,
+                &game,
+                &mut letters,
+                via,
+                self.now,
+            )?;
+        }
         for l in &letters {
             let bytes = letter::compose(self.r, &self.gid, &game, l)
                 .map_err(|e| RefereeError::Io(e.to_string()))?;
