@@ -10,6 +10,7 @@
 use super::verify::{read_record, record_options, FormatArg};
 use super::{write_output, CliError, Output};
 use crate::diagnostic::Paint;
+use crate::record::commands;
 use crate::record::game::Game;
 use crate::record::verify::{render_issue, Unreadable};
 use crate::record::{writer, Severity};
@@ -209,8 +210,15 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         let g = chosen[0];
         let pos = writer::position_at(g, args.ply).map_err(CliError::usage)?;
         let n = args.ply.unwrap_or(g.moves.len());
-        let last = n.checked_sub(1).map(|i| &g.moves[i].mv);
-        let opts = render::Options::for_position(&pos, last);
+        let last = n.checked_sub(1).map(|i| &g.moves[i]);
+        // The arrows and marked squares of the move's comments.
+        let marks = last
+            .map(|m| commands::of_comments(&m.after).0.marks)
+            .unwrap_or_default();
+        let opts = render::Options {
+            marks,
+            ..render::Options::for_position(&pos, last.map(|m| &m.mv))
+        };
         Ok(render::render(&pos, format, &opts))
     };
     let bytes: Vec<u8> = match args.to {
