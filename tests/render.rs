@@ -713,7 +713,7 @@ fn diagram_command_rejects_bad_input_and_writes_nothing() {
 
 /// Finds headless Chromium: `POSTAL_CHROMIUM`, else Debian's `chromium`
 /// (or `chromium-browser`) on the PATH.
-fn chromium() -> Option<PathBuf> {
+pub(crate) fn chromium() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("POSTAL_CHROMIUM") {
         return Some(PathBuf::from(p));
     }
@@ -732,6 +732,12 @@ fn chromium() -> Option<PathBuf> {
 /// Loads `file#test` in headless Chromium and returns the DOM it ends with.
 /// Bounded: the browser is killed after two minutes.
 fn dump_dom(browser: &Path, file: &Path, profile: &Path) -> String {
+    dump_dom_with(browser, file, profile, &[])
+}
+
+/// [`dump_dom`] with more of Chromium's switches (a window size, scripts
+/// off: `--blink-settings=scriptEnabled=false`).
+pub(crate) fn dump_dom_with(browser: &Path, file: &Path, profile: &Path, extra: &[&str]) -> String {
     let url = format!("file://{}#test", file.display());
     let mut child = std::process::Command::new(browser)
         .args([
@@ -746,6 +752,7 @@ fn dump_dom(browser: &Path, file: &Path, profile: &Path) -> String {
             "--disable-dev-shm-usage",
         ])
         .arg(format!("--user-data-dir={}", profile.display()))
+        .args(extra)
         .arg("--dump-dom")
         .arg(&url)
         .stdin(Stdio::null())
@@ -777,7 +784,7 @@ fn dump_dom(browser: &Path, file: &Path, profile: &Path) -> String {
     reader.join().unwrap()
 }
 
-fn unescape(s: &str) -> String {
+pub(crate) fn unescape(s: &str) -> String {
     s.replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&quot;", "\"")

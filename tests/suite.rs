@@ -26,6 +26,7 @@ mod ini_cli;
 mod kristensen;
 mod layers;
 mod mail;
+mod pages;
 mod perft;
 mod reader_forms;
 mod record_formats;

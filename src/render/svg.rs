@@ -218,7 +218,7 @@ fn stack_svg(out: &mut String, x: i64, y: i64, square: &str, stack: Stack, krist
     }
     if square.is_empty() && pieces.len() == 1 {
         // A bare piece: its glyph alone.
-        let _ = writeln!(
+        let _ = write!(
             out,
             "<use href=\"#{}\" x=\"{x}\" y=\"{y}\"/>",
             glyphs::id(pieces[0], kristensen)

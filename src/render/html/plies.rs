@@ -124,11 +124,12 @@ fn json_str(s: &str) -> String {
         .replace("</", "<\\/")
 }
 
-/// The options a board is drawn with on the page.
+/// The options a static diagram is drawn with: as a book prints it, the
+/// pieces and the annotator's arrows, no highlights.
 fn board_options(b: &Board, opts: &Options, flip: bool, size: u32) -> Options {
     Options {
-        last_move: b.last,
-        check: check_squares(&b.pos),
+        last_move: None,
+        check: Vec::new(),
         marks: b.marks.clone(),
         flip: flip != opts.flip,
         size,
@@ -144,7 +145,7 @@ fn drawing(b: &Board, frames: &mut Frames, opts: &Options) -> String {
     let (_, w, h) = &frames.drawn[frame];
     let (pw, ph) = svg::pixels(&d, opts);
     format!(
-        "<svg class=\"postal-board static\" viewBox=\"0 0 {w} {h}\" width=\"{pw}\" height=\"{ph}\" aria-hidden=\"true\"><use href=\"#f{frame}\"/>\n{}</svg>",
+        "<svg class=\"postal-board static\" viewBox=\"0 0 {w} {h}\" width=\"{pw}\" height=\"{ph}\" aria-hidden=\"true\"><use href=\"#f{frame}\"/>{}</svg>",
         svg::bare_contents(&d, opts)
     )
 }
@@ -348,7 +349,7 @@ pub fn lay_out(
         let board = &boards[b];
         let o = board_options(board, opts, flip, size);
         let figure = format!(
-            "<figure class=\"diagram\" id=\"g{n}-d{b}\">{}<figcaption>{}</figcaption></figure>",
+            "<figure class=\"diagram\">{}<figcaption>{}</figcaption></figure>",
             drawing(board, frames, &o),
             escape(&caption(board)),
         );
