@@ -28,6 +28,7 @@ mod layers;
 mod mail;
 mod pages;
 mod perft;
+mod printed_scores;
 mod reader_forms;
 mod record_formats;
 mod records;

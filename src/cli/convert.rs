@@ -74,6 +74,10 @@ pub struct Args {
     /// The variant, overriding any Variant tag.
     #[arg(long, value_parser = super::Offered::<String>::new(super::variant_names))]
     pub variant: Option<String>,
+    /// The language of the piece letters, as for verify (default: found
+    /// from the text).
+    #[arg(long, value_name = "LANGUAGE")]
+    pub language: Option<String>,
     /// Diagram letter X stands for piece letter Y (e.g. O=P).
     #[arg(long, value_name = "X=Y")]
     pub legend: Vec<String>,
@@ -92,7 +96,11 @@ pub struct Args {
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     super::ini::register_all(args.variants.as_deref())?;
-    let mut opts = record_options(args.variant.as_deref(), &args.legend)?;
+    let mut opts = record_options(
+        args.variant.as_deref(),
+        args.language.as_deref(),
+        &args.legend,
+    )?;
     opts.keep_moves = true;
     let mut games: Vec<Game> = Vec::new();
     let path = args.record.as_str();

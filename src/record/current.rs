@@ -95,6 +95,15 @@ impl Current {
     }
 
     pub(super) fn on_move(&mut self, text: &str, span: Span, opts: &Options) {
+        // A score in another language's piece letters is read in English.
+        let english;
+        let text = match opts.language {
+            Some(l) => {
+                english = l.to_english(text);
+                english.as_ref()
+            }
+            None => text,
+        };
         self.line.written += 1;
         if self.line.main && self.pending.is_some() {
             let d = self.pending.take();

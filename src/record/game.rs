@@ -6,6 +6,7 @@
 use super::{Issue, Location, Severity};
 use crate::error::Span;
 use crate::mv::Move;
+use crate::notation::language::Language;
 use crate::position::{Outcome, Position};
 use crate::variant::Variant;
 
@@ -29,6 +30,9 @@ pub struct Options {
     /// Every move by the generic rules, none in the FIDE chess fast lane
     /// (`record/lane.rs`): for the tests that compare the two.
     pub generic_only: bool,
+    /// `--language`, or the language found from the text: the piece
+    /// letters moves are written with (`None`: English).
+    pub language: Option<&'static Language>,
 }
 
 impl Default for Options {
@@ -39,6 +43,7 @@ impl Default for Options {
             legend: Vec::new(),
             keep_moves: false,
             generic_only: false,
+            language: None,
         }
     }
 }

@@ -1,0 +1,104 @@
+//! Printed scores read as printed (issue 43, point 6): castling typeset
+//! with en or em dashes, piece letters of other languages (named with
+//! `--language` or found from the text, an error when the letters fit
+//! languages that read them differently).
+
+use crate::common::postal;
+use std::path::{Path, PathBuf};
+
+fn file(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    (dir, path)
+}
+
+fn pgn_of(path: &Path, extra: &[&str]) -> String {
+    let out = postal()
+        .args(["convert", path.to_str().unwrap(), "--to", "pgn"])
+        .args(extra)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+/// `4. 0–0 Nf6` was skipped as prose and the score called sound; castling
+/// with an en dash, an em dash or a minus sign is read as castling, in
+/// published text and in PGN.
+#[test]
+fn typeset_castling_with_en_and_em_dashes_is_read() {
+    let text = "1. e4 e5 2. Nf3 Nc6 3. Bc4 d6 4. 0\u{2013}0 Bg4 5. d3 Qd7 6. Nc3 \
+0\u{2014}0\u{2014}0 7. Be3 Kb8 8. a3 Nf6\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0\u{2212}0 Nf6\n";
+    for (name, text) in [
+        ("score.txt", text.to_string()),
+        (
+            "score.pgn",
+            text.split("\n\n")
+                .map(|g| format!("[Event \"x\"]\n\n{} *\n\n", g.trim()))
+                .collect(),
+        ),
+    ] {
+        let (_dir, path) = file(name, &text);
+        postal()
+            .args(["verify", path.to_str().unwrap()])
+            .assert()
+            .code(0);
+        let pgn = pgn_of(&path, &[]);
+        assert!(pgn.contains("4. O-O Bg4"), "{name}: {pgn}");
+        assert!(pgn.contains("6. Nc3 O-O-O"), "{name}: {pgn}");
+        assert!(pgn.contains("4. O-O Nf6"), "{name}: {pgn}");
+    }
+    // A dash between different letters is not castling.
+    let (_dir, path) = file("bad.pgn", "[Event \"x\"]\n\n1. e4 e5 2. O\u{2013}0 *\n");
+    postal()
+        .args(["verify", path.to_str().unwrap()])
+        .assert()
+        .code(1);
+}
+
+/// German (K D T L S) and French (R D T F C) scores, found from their
+/// letters or named; Spanish named; letters that fit languages reading
+/// them differently are refused with a clear error, until named.
+#[test]
+fn piece_letters_of_other_languages_are_read() {
+    let english = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 \
+8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. Qe2 Qe8";
+    let german = "1. e4 e5 2. Sf3 Sc6 3. Lb5 a6 4. La4 Sf6 5. 0-0 Le7 6. Te1 b5 7. Lb3 d6 \
+8. c3 0-0 9. h3 Sb8 10. d4 Sbd7 11. De2 De8";
+    let french = "1. e4 e5 2. Cf3 Cc6 3. Fb5 a6 4. Fa4 Cf6 5. O-O Fe7 6. Te1 b5 7. Fb3 d6 \
+8. c3 O-O 9. h3 Cb8 10. d4 Cbd7 11. De2 De8";
+    let (_d, plain) = file("english.txt", english);
+    let expected = pgn_of(&plain, &[]);
+    for (name, text) in [("german.txt", german), ("french.txt", french)] {
+        let (_dir, path) = file(name, text);
+        postal()
+            .args(["verify", path.to_str().unwrap()])
+            .assert()
+            .code(0);
+        assert_eq!(pgn_of(&path, &[]), expected, "{name}, found from the text");
+    }
+    // Named: Spanish writes the French letters but A for the bishop.
+    let spanish = french.replace('F', "A");
+    let (_dir, path) = file("spanish.txt", &spanish);
+    assert_eq!(pgn_of(&path, &["--language", "spanish"]), expected);
+    // S and D alone: a German knight, or a Czech bishop.
+    let (_dir, path) = file("short.txt", "1. e4 e5 2. Sf3 Dh4\n");
+    postal()
+        .args(["verify", path.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stdout(predicates::str::contains(
+            "the piece letters D, S could be czech, danish, german, norwegian or swedish",
+        ));
+    postal()
+        .args(["verify", path.to_str().unwrap(), "--language", "german"])
+        .assert()
+        .code(0);
+    postal()
+        .args(["verify", path.to_str().unwrap(), "--language", "klingon"])
+        .assert()
+        .code(2);
+}
