@@ -4,6 +4,7 @@
 //! languages that read them differently).
 
 use crate::common::postal;
+use predicates::prelude::PredicateBooleanExt;
 use std::path::{Path, PathBuf};
 
 fn file(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
@@ -101,4 +102,33 @@ fn piece_letters_of_other_languages_are_read() {
         .args(["verify", path.to_str().unwrap(), "--language", "klingon"])
         .assert()
         .code(2);
+}
+
+/// Puzzle collections give a set-up position the move number 0 (in the
+/// FEN tag, and before the first move); python-chess reads them, and so
+/// does verify now, as move 1.
+#[test]
+fn move_number_0_in_a_set_up_position_is_accepted() {
+    let (_dir, path) = file(
+        "puzzles.pgn",
+        "[Event \"p1\"]\n[SetUp \"1\"]\n[FEN \"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 0\"]\n\n0. Ra8# 1-0\n\n\
+[Event \"p2\"]\n[SetUp \"1\"]\n[FEN \"r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 0\"]\n\n0... Ra1# 0-1\n",
+    );
+    postal()
+        .args(["verify", path.to_str().unwrap()])
+        .assert()
+        .code(0)
+        .stdout(predicates::str::contains("2 sound").and(predicates::str::contains("0 warnings")));
+    let pgn = pgn_of(&path, &[]);
+    assert!(
+        pgn.contains("[FEN \"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\"]\n\n1. Ra8# 1-0"),
+        "{pgn}"
+    );
+    // From the start position, 0 is still a wrong number.
+    let (_dir, path) = file("start.pgn", "[Event \"x\"]\n\n0. e4 e5 *\n");
+    postal()
+        .args(["verify", path.to_str().unwrap()])
+        .assert()
+        .code(0)
+        .stdout(predicates::str::contains("1 warning"));
 }

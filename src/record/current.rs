@@ -144,10 +144,16 @@ impl Current {
     /// and marks the line lost.
     pub(super) fn play(&mut self, text: &str, span: Span, opts: &Options) -> bool {
         let number = self.line.number.take();
+        // Puzzle collections number the first move of a set-up position
+        // 0 (`0. Ra8#`, `0... Qxe2`), as python-chess reads them.
+        let first_of_setup = number.is_some_and(|(n, _, _)| n == 0)
+            && self.line.plies() == 0
+            && self.game.start != crate::position::Position::start(self.game.variant);
         let pos = self.line.pos();
         let at = move_number(pos);
+        let puzzle_zero = |n: u32| n == 0 && pos.fullmove == 1 && first_of_setup;
         if let Some((n, black, nspan)) = number {
-            if n != pos.fullmove || black != (pos.turn == Color::Black) {
+            if (n != pos.fullmove && !puzzle_zero(n)) || black != (pos.turn == Color::Black) {
                 let written = format!("{n}{}", if black { "..." } else { "." });
                 self.game.issues.push(
                     Issue::warning(
