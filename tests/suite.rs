@@ -31,6 +31,7 @@ mod perft;
 mod printed_scores;
 mod reader_forms;
 mod record_formats;
+mod record_reports;
 mod records;
 mod referee;
 mod referee_content;

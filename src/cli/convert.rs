@@ -134,11 +134,13 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             eprintln!("postal: game {} is not sound: not converted\n", g.index);
         }
     };
-    let summary = |unsound: &[(Game, crate::record::Issue)]| {
+    // The games written: `converted` is how many, said only when true.
+    let summary = |unsound: &[(Game, crate::record::Issue)], converted: usize| {
         // Unreadable (2) only when nothing converted and no game could
         // even be read; a rule said no (1) otherwise.
-        let converted = total > unsound.len();
-        let code = if !converted && unsound.iter().all(|(g, _)| !g.readable) {
+        // (The exit status as before: whether other games were sound.)
+        let others = total > unsound.len();
+        let code = if !others && unsound.iter().all(|(g, _)| !g.readable) {
             2
         } else {
             1
@@ -163,10 +165,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                 unsound.len(),
                 if total == 1 { " is" } else { "s are" },
                 named.join("; "),
-                match total - unsound.len() {
+                match converted {
                     0 => "nothing converted".to_string(),
-                    1 => "the other game converted".to_string(),
-                    n => format!("the other {n} converted"),
+                    1 if total - unsound.len() == 1 => "the other game converted".to_string(),
+                    n if n == total - unsound.len() => format!("the other {n} converted"),
+                    n => format!("{n} of the others converted"),
                 }
             ),
             code,
@@ -181,7 +184,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         Some(n) => {
             if let Some(i) = unsound.iter().position(|(g, _)| g.index == n) {
                 report(&unsound[i..=i]);
-                return Err(summary(&unsound[i..=i]));
+                return Err(summary(&unsound[i..=i], 0));
             }
             match sound.iter().find(|g| g.index == n) {
                 Some(g) => vec![g],
@@ -205,14 +208,14 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             }
             None => {
                 report(&unsound);
-                return Err(summary(&unsound));
+                return Err(summary(&unsound, 0));
             }
         },
         None => sound.iter().collect(),
     };
     if chosen.is_empty() {
         report(&unsound);
-        return Err(summary(&unsound));
+        return Err(summary(&unsound, 0));
     }
     let diagram = |format| -> Result<Vec<u8>, CliError> {
         let g = chosen[0];
@@ -288,7 +291,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         return Ok(());
     }
     report(&unsound);
-    Err(summary(&unsound))
+    Err(summary(&unsound, chosen.len()))
 }
 
 /// An ASCII diagram after `ply`, in the rule pages' style.

@@ -227,7 +227,8 @@ impl Current {
         rules.apply(&mut after, &mv);
         let expected = after.check().map(CheckMark::as_str).unwrap_or("");
         let found = parsed.check.map(CheckMark::as_str).unwrap_or("");
-        if expected != found {
+        // UCI's coordinates (`e2e4`) never carry a mark: no warning.
+        if expected != found && !(found.is_empty() && is_uci(text)) {
             let mark_at = text.find(['+', '#']);
             let s = match mark_at {
                 Some(i) => Span::new(
@@ -612,4 +613,16 @@ impl Current {
             }
         }
     }
+}
+
+/// A move in UCI's coordinates, from square and to square run together
+/// and a promotion letter (`e2e4`, `e7e8q`), as engines write them.
+fn is_uci(text: &str) -> bool {
+    let t = text.trim_end_matches(['q', 'r', 'b', 'n']);
+    t.is_ascii()
+        && t.len() >= 4
+        && (2..t.len() - 1).any(|i| {
+            crate::notation::square::parse_square(&t[..i]).is_some()
+                && crate::notation::square::parse_square(&t[i..]).is_some()
+        })
 }
