@@ -169,7 +169,10 @@ fn without_javascript_the_page_is_the_score_with_diagrams() {
     // reports what a reader sees, as laid out.
     let start = html.find("<script>\n(function").unwrap();
     let end = start + html[start..].find("</script>").unwrap() + "</script>".len();
+    // (Sections are laid out as they come on screen, content-visibility:
+    // auto; the probe lays them all out, as a reader scrolling would.)
     let probe = "<script>\
+Array.prototype.forEach.call(document.querySelectorAll('section.game'), function (s) { s.style.contentVisibility = 'visible'; });\
 var f = Array.prototype.slice.call(document.querySelectorAll('figure.diagram'));\
 var out = document.getElementById('postal-test');\
 out.textContent = JSON.stringify({\
