@@ -132,3 +132,48 @@ fn move_number_0_in_a_set_up_position_is_accepted() {
         .code(0)
         .stdout(predicates::str::contains("1 warning"));
 }
+
+/// Issue 43, point 7: a file of games from set-up positions (their move
+/// numbers not going back to 1, some starting with Black) converts to
+/// text and verifies back to the same games; each is headed
+/// `[SetUp "1"]`, which begins a new game in published text.
+#[test]
+fn text_of_set_up_games_reads_back_as_the_same_games() {
+    let mut games = String::new();
+    for (fen, moves) in [
+        ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 30", "30. Ra8# 1-0"),
+        ("r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 12", "12... Ra1# 0-1"),
+        (
+            "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1",
+            "1... Kd7 2. e4 Ke6 3. Kf2 Kf6 *",
+        ),
+        (
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 40",
+            "40. e4 Kd7 41. e5 Ke6 42. Kf2 Kf5 *",
+        ),
+    ] {
+        games.push_str(&format!(
+            "[Event \"x\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n{moves}\n\n"
+        ));
+    }
+    let (dir, path) = file("setup.pgn", &games);
+    let text = dir.path().join("setup.txt");
+    postal()
+        .args(["convert", path.to_str().unwrap(), "--to", "text", "-o"])
+        .arg(&text)
+        .assert()
+        .success();
+    postal()
+        .args(["verify", text.to_str().unwrap()])
+        .assert()
+        .code(0)
+        .stdout(predicates::str::contains("verified 4 games"));
+    // The same start positions and moves.
+    let strip = |pgn: String| -> Vec<String> {
+        pgn.lines()
+            .filter(|l| l.starts_with("[FEN") || (!l.starts_with('[') && !l.is_empty()))
+            .map(|l| l.trim_end_matches(['*', ' ']).to_string())
+            .collect()
+    };
+    assert_eq!(strip(pgn_of(&text, &[])), strip(pgn_of(&path, &[])));
+}
