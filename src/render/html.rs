@@ -7,7 +7,7 @@
 //! the page's `<defs>`, the glyphs are defined there too, and every
 //! diagram places them with `<use>`. The positions are data (a JSON
 //! script element per game: for each board the squares that changed,
-//! [`plies`]), from which the script draws the pieces on one live board
+//! `html/plies.rs`), from which the script draws the pieces on one live board
 //! a game, kept in view beside the notes (above them on a narrow screen)
 //! with buttons and arrow keys to step through the game.
 //!
