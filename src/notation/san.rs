@@ -196,17 +196,20 @@ pub fn castle_prefix(text: &str) -> Option<(bool, usize)> {
     // `O-O`, then `-O` again for the long side; the dash as typed or as
     // typeset (`0–0`, `0—0`). `ends[0]` ends the short form, `ends[1]`
     // the long one.
-    let mut ends = Vec::with_capacity(2);
-    while ends.len() < 2 {
+    let mut ends = [0; 2];
+    let mut n = 0;
+    while n < 2 {
         match (chars.next(), chars.next()) {
             (Some((_, d)), Some((i, c))) if is_castle_dash(d) && c == letter => {
-                ends.push(i + c.len_utf8());
+                ends[n] = i + c.len_utf8();
+                n += 1;
             }
             _ => break,
         }
     }
     // Longest first; in lower case, not where a digit follows.
-    ends.iter()
+    ends[..n]
+        .iter()
         .enumerate()
         .rev()
         .find(|&(_, &end)| {
