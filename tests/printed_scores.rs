@@ -177,3 +177,44 @@ fn text_of_set_up_games_reads_back_as_the_same_games() {
     };
     assert_eq!(strip(pgn_of(&text, &[])), strip(pgn_of(&path, &[])));
 }
+
+/// A null move (`--`, `Z0`) in a variation is kept as a null move, as
+/// python-chess and ChessBase keep it, and written back as `--`; the
+/// variation goes on from the position passed to the other side. In the
+/// main line it is still an error: the game must be legal.
+#[test]
+fn null_moves_in_variations_are_kept_and_the_main_line_stays_legal() {
+    let (_dir, path) = file(
+        "null.pgn",
+        "[Event \"n\"]\n\n1. e4 e5 2. Nf3 (2. -- Nc6 3. d4) (2. Z0 d5) Nc6 3. Bb5 *\n",
+    );
+    postal()
+        .args(["verify", path.to_str().unwrap()])
+        .assert()
+        .code(0);
+    let pgn = pgn_of(&path, &[]);
+    assert!(
+        pgn.contains("2. Nf3 (2. -- Nc6 3. d4) (2. -- d5) 2... Nc6 3. Bb5 *"),
+        "{pgn}"
+    );
+    // The PGN written reads back the same.
+    let (_dir2, again) = file("again.pgn", &pgn);
+    assert_eq!(pgn_of(&again, &[]), pgn);
+    // A page shows the pass as a move of its variation.
+    let out = postal()
+        .args(["convert", path.to_str().unwrap(), "--to", "html"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let page = String::from_utf8(out).unwrap();
+    assert_eq!(page.matches(">--</a>").count(), 2);
+    // In the main line: an error, as before.
+    let (_dir3, main) = file("main.pgn", "[Event \"m\"]\n\n1. e4 -- 2. d4 *\n");
+    postal()
+        .args(["verify", main.to_str().unwrap()])
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains("is a null move"));
+}

@@ -149,6 +149,7 @@ impl Current {
         let first_of_setup = number.is_some_and(|(n, _, _)| n == 0)
             && self.line.plies() == 0
             && self.game.start != crate::position::Position::start(self.game.variant);
+        let in_variation = !self.line.main;
         let pos = self.line.pos();
         let at = move_number(pos);
         let puzzle_zero = |n: u32| n == 0 && pos.fullmove == 1 && first_of_setup;
@@ -171,6 +172,25 @@ impl Current {
         }
         let parsed = match san::parse_text(text) {
             Ok(p) => p,
+            // A null move in a variation of FIDE chess or Gardner's: kept,
+            // the variation going on from the position passed to the
+            // other side. The main line must still be legal.
+            Err(_)
+                if is_null_move(text)
+                    && in_variation
+                    && matches!(
+                        pos.variant,
+                        crate::variant::Variant::Chess | crate::variant::Variant::Gardner
+                    )
+                    && !pos.is_check() =>
+            {
+                let after = super::game::pass(pos);
+                if opts.keep_moves {
+                    self.keep(PlayedMove::null("--"));
+                }
+                self.line.advance(after);
+                return true;
+            }
             Err(_) if is_null_move(text) => {
                 let issue = Issue::error(
                     IssueKind::UnparsableMove,

@@ -64,6 +64,9 @@ pub struct PlayedMove {
     /// Variations: each an alternative to this move, from the position
     /// before it.
     pub variations: Vec<Vec<PlayedMove>>,
+    /// A null move (`--`, `Z0`: a pass, kept in variations as python-chess
+    /// and ChessBase keep it); `mv` then means nothing.
+    pub null: bool,
 }
 
 impl PlayedMove {
@@ -75,8 +78,34 @@ impl PlayedMove {
             after: Vec::new(),
             nags: Vec::new(),
             variations: Vec::new(),
+            null: false,
         }
     }
+
+    /// A null move as written (`--`, `Z0`).
+    pub fn null(written: impl Into<String>) -> PlayedMove {
+        let nowhere = crate::square::Square::new(1, 1);
+        PlayedMove {
+            null: true,
+            ..PlayedMove::new(
+                crate::mv::PieceMove::new(crate::piece::Role::King, nowhere, nowhere).into(),
+                written,
+            )
+        }
+    }
+}
+
+/// The position after a null move: the other side to move, no en passant
+/// capture, the clocks run on.
+pub fn pass(pos: &Position) -> Position {
+    let mut after = pos.clone();
+    after.turn = !pos.turn;
+    after.ep = None;
+    after.halfmove += 1;
+    if pos.turn == crate::color::Color::Black {
+        after.fullmove += 1;
+    }
+    after
 }
 
 /// One game of a record, built and checked.

@@ -247,6 +247,7 @@ pub fn lay_out(
         Step::Move {
             number,
             text,
+            null,
             mv,
             nags,
             after,
@@ -262,7 +263,7 @@ pub fn lay_out(
                 format!("{number} {text}")
             });
             b.prev = Some(from);
-            b.last = Some(last_squares(mv));
+            b.last = (!null).then(|| last_squares(mv));
             b.line = line_of[depth];
             let index = if depth == 0 {
                 ply += 1;
