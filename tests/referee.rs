@@ -1732,7 +1732,7 @@ fn the_games_as_a_web_site_without_addresses_or_tokens() {
     assert!(index.contains("<td>Ben</td>"), "Ben to move: {index}");
     assert!(index.contains("2026-12-04"), "the deadline: {index}");
     let game = std::fs::read_to_string(www.join("games").join(format!("{gid}.html"))).unwrap();
-    assert!(game.contains("data-move=\"e4\""), "the moves");
+    assert!(game.contains(">e4</a>"), "the moves");
     assert!(game.contains("<svg"), "the boards, without a script");
     assert!(
         game.contains("[address withheld]"),
@@ -1799,7 +1799,7 @@ fn the_games_as_a_web_site_without_addresses_or_tokens() {
             .join(format!("{gid}.html")),
     )
     .unwrap();
-    assert!(game.contains("data-move=\"e5\""), "{out}");
+    assert!(game.contains(">e5</a>"), "{out}");
 }
 
 /// Every file below `dir`.

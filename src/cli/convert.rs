@@ -10,6 +10,7 @@
 use super::verify::{read_record, record_options, FormatArg};
 use super::{write_output, CliError, Output};
 use crate::diagnostic::Paint;
+use crate::record::commands;
 use crate::record::game::Game;
 use crate::record::verify::{render_issue, Unreadable};
 use crate::record::{writer, Severity};
@@ -73,6 +74,10 @@ pub struct Args {
     /// The variant, overriding any Variant tag.
     #[arg(long, value_parser = super::Offered::<String>::new(super::variant_names))]
     pub variant: Option<String>,
+    /// The language of the piece letters, as for verify (default: found
+    /// from the text).
+    #[arg(long, value_name = "LANGUAGE")]
+    pub language: Option<String>,
     /// Diagram letter X stands for piece letter Y (e.g. O=P).
     #[arg(long, value_name = "X=Y")]
     pub legend: Vec<String>,
@@ -91,7 +96,11 @@ pub struct Args {
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     super::ini::register_all(args.variants.as_deref())?;
-    let mut opts = record_options(args.variant.as_deref(), &args.legend)?;
+    let mut opts = record_options(
+        args.variant.as_deref(),
+        args.language.as_deref(),
+        &args.legend,
+    )?;
     opts.keep_moves = true;
     let mut games: Vec<Game> = Vec::new();
     let path = args.record.as_str();
@@ -125,11 +134,13 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             eprintln!("postal: game {} is not sound: not converted\n", g.index);
         }
     };
-    let summary = |unsound: &[(Game, crate::record::Issue)]| {
+    // The games written: `converted` is how many, said only when true.
+    let summary = |unsound: &[(Game, crate::record::Issue)], converted: usize| {
         // Unreadable (2) only when nothing converted and no game could
         // even be read; a rule said no (1) otherwise.
-        let converted = total > unsound.len();
-        let code = if !converted && unsound.iter().all(|(g, _)| !g.readable) {
+        // (The exit status as before: whether other games were sound.)
+        let others = total > unsound.len();
+        let code = if !others && unsound.iter().all(|(g, _)| !g.readable) {
             2
         } else {
             1
@@ -154,10 +165,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                 unsound.len(),
                 if total == 1 { " is" } else { "s are" },
                 named.join("; "),
-                match total - unsound.len() {
+                match converted {
                     0 => "nothing converted".to_string(),
-                    1 => "the other game converted".to_string(),
-                    n => format!("the other {n} converted"),
+                    1 if total - unsound.len() == 1 => "the other game converted".to_string(),
+                    n if n == total - unsound.len() => format!("the other {n} converted"),
+                    n => format!("{n} of the others converted"),
                 }
             ),
             code,
@@ -172,7 +184,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         Some(n) => {
             if let Some(i) = unsound.iter().position(|(g, _)| g.index == n) {
                 report(&unsound[i..=i]);
-                return Err(summary(&unsound[i..=i]));
+                return Err(summary(&unsound[i..=i], 0));
             }
             match sound.iter().find(|g| g.index == n) {
                 Some(g) => vec![g],
@@ -196,21 +208,28 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             }
             None => {
                 report(&unsound);
-                return Err(summary(&unsound));
+                return Err(summary(&unsound, 0));
             }
         },
         None => sound.iter().collect(),
     };
     if chosen.is_empty() {
         report(&unsound);
-        return Err(summary(&unsound));
+        return Err(summary(&unsound, 0));
     }
     let diagram = |format| -> Result<Vec<u8>, CliError> {
         let g = chosen[0];
         let pos = writer::position_at(g, args.ply).map_err(CliError::usage)?;
         let n = args.ply.unwrap_or(g.moves.len());
-        let last = n.checked_sub(1).map(|i| &g.moves[i].mv);
-        let opts = render::Options::for_position(&pos, last);
+        let last = n.checked_sub(1).map(|i| &g.moves[i]);
+        // The arrows and marked squares of the move's comments.
+        let marks = last
+            .map(|m| commands::of_comments(&m.after).0.marks)
+            .unwrap_or_default();
+        let opts = render::Options {
+            marks,
+            ..render::Options::for_position(&pos, last.map(|m| &m.mv))
+        };
         Ok(render::render(&pos, format, &opts))
     };
     let bytes: Vec<u8> = match args.to {
@@ -272,7 +291,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         return Ok(());
     }
     report(&unsound);
-    Err(summary(&unsound))
+    Err(summary(&unsound, chosen.len()))
 }
 
 /// An ASCII diagram after `ply`, in the rule pages' style.

@@ -149,6 +149,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
                     .into_iter()
                     .collect(),
                 start_ply: ply,
+                ..render::html::GameInfo::default()
             };
             render::html::game(&record.start, &moves, &info, &opts)
                 .map_err(|e| CliError::rule(e.to_string()))?

@@ -6,9 +6,11 @@
 
 use super::{emit, variant_arg, CliError};
 use crate::diagnostic::{Level, Paint};
+use crate::notation::language::{self, Language, LANGUAGES};
 use crate::piece::Piece;
 use crate::record::game::{Game, Options};
 use crate::record::verify::{self, render_issue, Format, GameReport, Summary, Unreadable};
+use crate::variant::Variant;
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
@@ -71,6 +73,12 @@ pub struct Args {
     /// draw White pawns as O (detected when a diagram has O and no P).
     #[arg(long, value_name = "X=Y")]
     pub legend: Vec<String>,
+    /// The language of the piece letters (german: K D T L S, french: R D
+    /// T F C, spanish, italian, dutch, and the rest of the PGN standard's
+    /// list; default: found from the text, English unless its letters
+    /// say otherwise).
+    #[arg(long, value_name = "LANGUAGE")]
+    pub language: Option<String>,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -95,8 +103,49 @@ pub fn read_record(
 ) -> Result<usize, Unreadable> {
     match game_file_pgn(path)? {
         Some(pgn) => verify::read(path, pgn.as_bytes(), Some(Format::Pgn), opts, on_game),
-        None => verify::read_file(path, format, opts, on_game),
+        None => {
+            let found = language_of(path, opts)?;
+            let opts = &Options {
+                language: opts.language.or(found),
+                ..opts.clone()
+            };
+            verify::read_file(path, format, opts, on_game)
+        }
     }
+}
+
+/// The language of a chess record's piece letters, found from its words
+/// (the first 256 KiB) when `--language` did not name one: `None` for
+/// English, for standard input, and for records of other variants, whose
+/// letters are their own.
+fn language_of(path: &str, opts: &Options) -> Result<Option<&'static Language>, Unreadable> {
+    if opts.language.is_some() || path == "-" || opts.variant.is_some_and(|v| v != Variant::Chess) {
+        return Ok(None);
+    }
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| {
+        std::io::Read::read_to_end(&mut std::io::Read::take(f, 256 * 1024), &mut head)
+    });
+    if read.is_err() {
+        // Reading the record itself says why.
+        return Ok(None);
+    }
+    let text = String::from_utf8_lossy(&head);
+    let other_variant = text.lines().any(|l| {
+        let l = l.trim_start();
+        l.get(..9)
+            .is_some_and(|t| t.eq_ignore_ascii_case("[variant "))
+            && !l.to_ascii_lowercase().contains("\"chess\"")
+            && !l.to_ascii_lowercase().contains("\"standard\"")
+    });
+    if other_variant {
+        return Ok(None);
+    }
+    // Move numbers may stick to their move (`2.Sf3`).
+    let words = text
+        .split_whitespace()
+        .map(|w| w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '('));
+    language::detect(words).map_err(|e| Unreadable(e.to_string()))
 }
 
 /// The PGN of a game's state file; `None` for any other file.
@@ -117,11 +166,28 @@ fn game_file_pgn(path: &str) -> Result<Option<String>, Unreadable> {
     Ok(Some(crate::game::pgn::pgn(&game)))
 }
 
-/// Reads `--variant` and `--legend` into builder options.
-pub fn record_options(variant: Option<&str>, legend: &[String]) -> Result<Options, CliError> {
+/// The names `--language` takes.
+pub fn language_names() -> Vec<String> {
+    LANGUAGES.iter().map(|l| l.name.to_string()).collect()
+}
+
+/// Reads `--variant`, `--language` and `--legend` into builder options.
+pub fn record_options(
+    variant: Option<&str>,
+    language: Option<&str>,
+    legend: &[String],
+) -> Result<Options, CliError> {
     let mut opts = Options::default();
     if let Some(v) = variant {
         opts.variant = Some(variant_arg(v)?);
+    }
+    if let Some(name) = language {
+        opts.language = Some(Language::named(name).ok_or_else(|| {
+            CliError::usage(format!(
+                "--language {name:?}: not one of {}",
+                language_names().join(", ")
+            ))
+        })?);
     }
     for entry in legend {
         let pair = entry.split_once('=').and_then(|(x, y)| {
@@ -219,7 +285,11 @@ fn game_text(path: &str, game: &Game, json: bool, first: bool, paint: Paint) -> 
 
 pub fn run(args: Args, out: &mut dyn Write, paint: Paint) -> Result<(), CliError> {
     super::ini::register_all(args.variants.as_deref())?;
-    let opts = record_options(args.variant.as_deref(), &args.legend)?;
+    let opts = record_options(
+        args.variant.as_deref(),
+        args.language.as_deref(),
+        &args.legend,
+    )?;
     let format = args.format.map(FormatArg::format);
     let json = args.json;
     let mut summary = Summary::default();

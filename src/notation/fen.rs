@@ -314,11 +314,12 @@ pub fn read_unvalidated(variant: Variant, text: &str) -> Result<Position, ParseE
             .map_err(|_| err(span, "expected the half-move clock, a number"))?;
     }
     if let Some(&(n, span)) = fields.get(5) {
+        // 0, as puzzle collections write it, is read as 1, as python-chess
+        // reads it.
         pos.fullmove = n
             .parse::<u32>()
-            .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| err(span, "expected the move number, 1 or more"))?;
+            .map(|n| n.max(1))
+            .map_err(|_| err(span, "expected the move number, 0 or more"))?;
     }
     let extra: Vec<&str> = fields.iter().skip(6).map(|(f, _)| *f).collect();
     let extra_span = fields

@@ -8,6 +8,7 @@
 
 pub mod dialect;
 pub mod fen;
+pub mod language;
 pub mod movetext;
 pub mod plain;
 pub mod san;

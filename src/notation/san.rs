@@ -183,29 +183,49 @@ pub fn glyph_prefix(text: &str) -> Option<&'static str> {
 }
 
 /// Castling at the start of `text`, `O-O-O` or `O-O`, also with zeros or
-/// in lower case (`o-o`, as typed in mail and some web scores): whether it
-/// is long, and the length read. Lower case is castling only where no
+/// in lower case (`o-o`, as typed in mail and some web scores) and with
+/// typeset dashes (`0–0`, [`is_castle_dash`]): whether it is long, and
+/// the length read in bytes. Lower case is castling only where no
 /// digit follows (`o-o5` is a pawn's move on a board of 15 files or more).
 pub fn castle_prefix(text: &str) -> Option<(bool, usize)> {
-    const FORMS: [(&str, bool); 6] = [
-        ("O-O-O", true),
-        ("0-0-0", true),
-        ("o-o-o", true),
-        ("O-O", false),
-        ("0-0", false),
-        ("o-o", false),
-    ];
-    if !text.starts_with(['O', '0', 'o']) {
-        return None;
+    let mut chars = text.char_indices();
+    let letter = match chars.next() {
+        Some((_, c @ ('O' | '0' | 'o'))) => c,
+        _ => return None,
+    };
+    // `O-O`, then `-O` again for the long side; the dash as typed or as
+    // typeset (`0–0`, `0—0`). `ends[0]` ends the short form, `ends[1]`
+    // the long one.
+    let mut ends = [0; 2];
+    let mut n = 0;
+    while n < 2 {
+        match (chars.next(), chars.next()) {
+            (Some((_, d)), Some((i, c))) if is_castle_dash(d) && c == letter => {
+                ends[n] = i + c.len_utf8();
+                n += 1;
+            }
+            _ => break,
+        }
     }
-    FORMS
-        .into_iter()
-        .find(|(t, _)| {
-            text.starts_with(t)
-                && !(t.starts_with('o')
-                    && text[t.len()..].starts_with(|c: char| c.is_ascii_digit()))
+    // Longest first; in lower case, not where a digit follows.
+    ends[..n]
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|&(_, &end)| {
+            !(letter == 'o' && text[end..].starts_with(|c: char| c.is_ascii_digit()))
         })
-        .map(|(t, long)| (long, t.len()))
+        .map(|(i, &end)| (i == 1, end))
+}
+
+/// The dashes castling is written with: the hyphen-minus as typed, and
+/// the hyphen, figure dash, en dash, em dash and minus sign of typeset
+/// scores.
+pub fn is_castle_dash(c: char) -> bool {
+    matches!(
+        c,
+        '-' | '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2212}'
+    )
 }
 
 /// A `nom` parser of what `read` reads at the start of its input.

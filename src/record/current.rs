@@ -95,6 +95,15 @@ impl Current {
     }
 
     pub(super) fn on_move(&mut self, text: &str, span: Span, opts: &Options) {
+        // A score in another language's piece letters is read in English.
+        let english;
+        let text = match opts.language {
+            Some(l) => {
+                english = l.to_english(text);
+                english.as_ref()
+            }
+            None => text,
+        };
         self.line.written += 1;
         if self.line.main && self.pending.is_some() {
             let d = self.pending.take();
@@ -135,10 +144,17 @@ impl Current {
     /// and marks the line lost.
     pub(super) fn play(&mut self, text: &str, span: Span, opts: &Options) -> bool {
         let number = self.line.number.take();
+        // Puzzle collections number the first move of a set-up position
+        // 0 (`0. Ra8#`, `0... Qxe2`), as python-chess reads them.
+        let first_of_setup = number.is_some_and(|(n, _, _)| n == 0)
+            && self.line.plies() == 0
+            && self.game.start != crate::position::Position::start(self.game.variant);
+        let in_variation = !self.line.main;
         let pos = self.line.pos();
         let at = move_number(pos);
+        let puzzle_zero = |n: u32| n == 0 && pos.fullmove == 1 && first_of_setup;
         if let Some((n, black, nspan)) = number {
-            if n != pos.fullmove || black != (pos.turn == Color::Black) {
+            if (n != pos.fullmove && !puzzle_zero(n)) || black != (pos.turn == Color::Black) {
                 let written = format!("{n}{}", if black { "..." } else { "." });
                 self.game.issues.push(
                     Issue::warning(
@@ -156,6 +172,25 @@ impl Current {
         }
         let parsed = match san::parse_text(text) {
             Ok(p) => p,
+            // A null move in a variation of FIDE chess or Gardner's: kept,
+            // the variation going on from the position passed to the
+            // other side. The main line must still be legal.
+            Err(_)
+                if is_null_move(text)
+                    && in_variation
+                    && matches!(
+                        pos.variant,
+                        crate::variant::Variant::Chess | crate::variant::Variant::Gardner
+                    )
+                    && !pos.is_check() =>
+            {
+                let after = super::game::pass(pos);
+                if opts.keep_moves {
+                    self.keep(PlayedMove::null("--"));
+                }
+                self.line.advance(after);
+                return true;
+            }
             Err(_) if is_null_move(text) => {
                 let issue = Issue::error(
                     IssueKind::UnparsableMove,
@@ -212,7 +247,8 @@ impl Current {
         rules.apply(&mut after, &mv);
         let expected = after.check().map(CheckMark::as_str).unwrap_or("");
         let found = parsed.check.map(CheckMark::as_str).unwrap_or("");
-        if expected != found {
+        // UCI's coordinates (`e2e4`) never carry a mark: no warning.
+        if expected != found && !(found.is_empty() && is_uci(text)) {
             let mark_at = text.find(['+', '#']);
             let s = match mark_at {
                 Some(i) => Span::new(
@@ -597,4 +633,16 @@ impl Current {
             }
         }
     }
+}
+
+/// A move in UCI's coordinates, from square and to square run together
+/// and a promotion letter (`e2e4`, `e7e8q`), as engines write them.
+fn is_uci(text: &str) -> bool {
+    let t = text.trim_end_matches(['q', 'r', 'b', 'n']);
+    t.is_ascii()
+        && t.len() >= 4
+        && (2..t.len() - 1).any(|i| {
+            crate::notation::square::parse_square(&t[..i]).is_some()
+                && crate::notation::square::parse_square(&t[i..]).is_some()
+        })
 }

@@ -6,6 +6,7 @@
 use super::{Issue, Location, Severity};
 use crate::error::Span;
 use crate::mv::Move;
+use crate::notation::language::Language;
 use crate::position::{Outcome, Position};
 use crate::variant::Variant;
 
@@ -29,6 +30,9 @@ pub struct Options {
     /// Every move by the generic rules, none in the FIDE chess fast lane
     /// (`record/lane.rs`): for the tests that compare the two.
     pub generic_only: bool,
+    /// `--language`, or the language found from the text: the piece
+    /// letters moves are written with (`None`: English).
+    pub language: Option<&'static Language>,
 }
 
 impl Default for Options {
@@ -39,6 +43,7 @@ impl Default for Options {
             legend: Vec::new(),
             keep_moves: false,
             generic_only: false,
+            language: None,
         }
     }
 }
@@ -59,6 +64,9 @@ pub struct PlayedMove {
     /// Variations: each an alternative to this move, from the position
     /// before it.
     pub variations: Vec<Vec<PlayedMove>>,
+    /// A null move (`--`, `Z0`: a pass, kept in variations as python-chess
+    /// and ChessBase keep it); `mv` then means nothing.
+    pub null: bool,
 }
 
 impl PlayedMove {
@@ -70,8 +78,34 @@ impl PlayedMove {
             after: Vec::new(),
             nags: Vec::new(),
             variations: Vec::new(),
+            null: false,
         }
     }
+
+    /// A null move as written (`--`, `Z0`).
+    pub fn null(written: impl Into<String>) -> PlayedMove {
+        let nowhere = crate::square::Square::new(1, 1);
+        PlayedMove {
+            null: true,
+            ..PlayedMove::new(
+                crate::mv::PieceMove::new(crate::piece::Role::King, nowhere, nowhere).into(),
+                written,
+            )
+        }
+    }
+}
+
+/// The position after a null move: the other side to move, no en passant
+/// capture, the clocks run on.
+pub fn pass(pos: &Position) -> Position {
+    let mut after = pos.clone();
+    after.turn = !pos.turn;
+    after.ep = None;
+    after.halfmove += 1;
+    if pos.turn == crate::color::Color::Black {
+        after.fullmove += 1;
+    }
+    after
 }
 
 /// One game of a record, built and checked.

@@ -795,6 +795,38 @@ pub fn nag_glyph(n: u16) -> Option<(&'static str, &'static str)> {
         .map(|&(_, glyph, meaning)| (glyph, meaning))
 }
 
+/// ChessBase's NAGs beyond the standard's 139 (Wikipedia, "Numeric
+/// Annotation Glyphs"), for pages that show them: the symbols its books
+/// print. 220 and 221 ask for a diagram, which a page draws instead.
+pub const CHESSBASE_NAGS: &[(u16, &str, &str)] = &[
+    (141, "∇", "aimed against"),
+    (142, "⌓", "better is"),
+    (143, "≤", "worse is"),
+    (144, "=", "equivalent is"),
+    (145, "RR", "editorial comment"),
+    (220, "◻", "diagram"),
+    (221, "◼", "diagram from Black's side"),
+    (238, "○", "space advantage"),
+    (239, "⇔", "file"),
+    (240, "⇗", "diagonal"),
+    (241, "⊞", "centre"),
+    (242, "⟫", "kingside"),
+    (243, "⟪", "queenside"),
+    (244, "✕", "weak point"),
+    (245, "⊥", "ending"),
+];
+
+/// A NAG's symbol and meaning for a reader: the standard's
+/// ([`nag_glyph`]), else ChessBase's ([`CHESSBASE_NAGS`]).
+pub fn nag_symbol(n: u16) -> Option<(&'static str, &'static str)> {
+    nag_glyph(n).or_else(|| {
+        CHESSBASE_NAGS
+            .iter()
+            .find(|(k, _, _)| *k == n)
+            .map(|&(_, glyph, meaning)| (glyph, meaning))
+    })
+}
+
 /// `e.p.` after an en passant capture, as older texts write it (also
 /// `ep`, as typed): a remark, not a move.
 pub fn is_en_passant_mark(word: &str) -> bool {

@@ -30,6 +30,7 @@
 //!    diagram written just before it over as that game's setup.
 
 pub mod build;
+pub mod commands;
 mod current;
 pub mod diagram;
 pub mod game;

@@ -10,7 +10,8 @@
 //!   tokens: a warning, skipped.
 //! - Parenthesised text is commentary, never moves; `{}` comments too.
 //! - ASCII diagrams come from the lexer as whole blocks.
-//! - A move number that goes back to 1 after moves starts a new game.
+//! - A move number that goes back to 1 after moves starts a new game, and
+//!   so does a tag pair after moves (`[SetUp "1"]`).
 //! - "White to move" / "Black to move" says who moves after a diagram.
 //!
 //! Like the PGN reader it never judges a move.
@@ -116,6 +117,14 @@ pub fn read<'a>(text: &'a str, sink: &mut dyn FnMut(Event<'a>)) {
                 value,
                 value_span,
             } => {
+                // Tags head a game: one after moves begins the next (as
+                // `convert --to text` heads a game from a set-up
+                // position, whose numbers need not go back to 1).
+                if has_moves {
+                    sink(Event::EndGame { next_follows: true });
+                    open = false;
+                    has_moves = false;
+                }
                 open_game(&mut open, span, sink);
                 sink(Event::Tag {
                     name,

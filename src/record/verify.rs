@@ -330,7 +330,9 @@ pub fn render_issue(file: &str, issue: &Issue, paint: Paint) -> String {
 pub struct GameReport<'a> {
     pub index: usize,
     pub line: usize,
-    pub variant: &'static str,
+    /// The variant played, or for a game whose Variant tag names none
+    /// known, the name the tag gives (`Crazyhouse`).
+    pub variant: &'a str,
     pub white: Option<&'a str>,
     pub black: Option<&'a str>,
     pub plies: usize,
@@ -344,7 +346,10 @@ impl<'a> GameReport<'a> {
         GameReport {
             index: game.index,
             line: game.location.line,
-            variant: game.variant.name(),
+            variant: match game.tag("Variant") {
+                Some(tag) if !game.readable && super::game::variant_from_tag(tag).is_none() => tag,
+                _ => game.variant.name(),
+            },
             white: game.tag("White"),
             black: game.tag("Black"),
             plies: game.plies,

@@ -122,6 +122,8 @@ pub enum Step<'g> {
     Move {
         number: String,
         text: String,
+        /// A null move (`--`): `mv` means nothing.
+        null: bool,
         mv: &'g Move,
         nags: &'g [u16],
         before: &'g Position,
@@ -158,10 +160,15 @@ fn walk_at(pos: &Position, moves: &[PlayedMove], depth: usize, visit: &mut dyn F
         } else {
             String::new()
         };
-        let after = pos.play_unchecked(&m.mv);
+        let (after, text) = if m.null {
+            (super::game::pass(&pos), "--".to_string())
+        } else {
+            (pos.play_unchecked(&m.mv), pos.move_text(&m.mv))
+        };
         visit(Step::Move {
             number,
-            text: pos.move_text(&m.mv),
+            null: m.null,
+            text,
             mv: &m.mv,
             nags: &m.nags,
             before: &pos,

@@ -25,6 +25,7 @@ use crate::color::Color;
 use crate::mv::Move;
 use crate::piece::{Role, Stack};
 use crate::position::Position;
+pub use crate::record::commands::{Mark, MarkColour};
 use crate::square::Square;
 use crate::variant::Variant;
 
@@ -94,6 +95,9 @@ pub struct Options {
     pub size: u32,
     /// Moves in lists written with figurines (`♘f3`) for their letters.
     pub figurines: bool,
+    /// Arrows and marked squares (a record's `[%cal]` and `[%csl]`),
+    /// drawn over the pieces by SVG and PNG.
+    pub marks: Vec<Mark>,
 }
 
 impl Default for Options {
@@ -105,6 +109,7 @@ impl Default for Options {
             coordinates: true,
             size: 0,
             figurines: false,
+            marks: Vec::new(),
         }
     }
 }

@@ -30,6 +30,11 @@ pub fn score(game: &Game, every: usize, figurines: bool) -> String {
     if game.variant != Variant::Chess {
         out.push_str(&format!("[Variant \"{}\"]\n\n", game.variant.tag()));
     }
+    // A game from a set-up position says so: its move numbers need not
+    // go back to 1, so the tag is what tells a reader a new game begins.
+    if game.start != Position::start(game.variant) {
+        out.push_str("[SetUp \"1\"]\n\n");
+    }
     let diagram = |pos: &Position| {
         let mut d = ascii::board(&pos.board, Options::default());
         d.push_str(&format!("\n{} to move\n\n", pos.turn));

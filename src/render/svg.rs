@@ -9,10 +9,11 @@
 //! Lengths are in units of 1/100 of a square; the `width` and `height`
 //! attributes scale that to [`Options::size`] pixels per square.
 
-use super::{glyphs, Cell, Diagram, Options, OFF_GRID_KEY};
+use super::{glyphs, Cell, Diagram, Mark, Options, OFF_GRID_KEY};
 use crate::color::Color;
 use crate::piece::{Piece, Stack};
 use crate::position::Position;
+use crate::square::Square;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
@@ -215,6 +216,15 @@ fn stack_svg(out: &mut String, x: i64, y: i64, square: &str, stack: Stack, krist
     if pieces.is_empty() {
         return;
     }
+    if square.is_empty() && pieces.len() == 1 {
+        // A bare piece: its glyph alone.
+        let _ = write!(
+            out,
+            "<use href=\"#{}\" x=\"{x}\" y=\"{y}\"/>",
+            glyphs::id(pieces[0], kristensen)
+        );
+        return;
+    }
     let letters: String = pieces.iter().map(|p| p.char()).collect();
     let _ = write!(
         out,
@@ -273,16 +283,14 @@ pub struct Parts {
 /// Draws a diagram.
 pub fn document(d: &Diagram, opts: &Options, parts: &Parts) -> String {
     let l = layout(d);
-    let px = opts.square_pixels(d.has_stacks()) as i64;
     let kristensen = d.kristensen();
     let mut out = String::with_capacity(8192);
+    let (pw, ph) = pixels(d, opts);
     let _ = write!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"postal-board\" viewBox=\"0 0 {w} {h}\" width=\"{pw}\" height=\"{ph}\"{attrs}>",
         w = l.width,
         h = l.height,
-        pw = (l.width * px + UNIT / 2) / UNIT,
-        ph = (l.height * px + UNIT / 2) / UNIT,
         attrs = parts.attributes,
     );
     out.push('\n');
@@ -296,14 +304,39 @@ pub fn document(d: &Diagram, opts: &Options, parts: &Parts) -> String {
         out.push_str(&defs(pieces, kristensen));
     }
     // Squares, then highlights, then pieces, so nothing hides a piece.
+    squares(&mut out, d, &l);
+    out.push_str(&contents(d, opts));
+    labels(&mut out, d, &l);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The size of a diagram's drawing in pixels, at the options' size.
+pub fn pixels(d: &Diagram, opts: &Options) -> (i64, i64) {
+    let l = layout(d);
+    let px = opts.square_pixels(d.has_stacks()) as i64;
+    (
+        (l.width * px + UNIT / 2) / UNIT,
+        (l.height * px + UNIT / 2) / UNIT,
+    )
+}
+
+/// The empty board of a diagram, with its coordinates, notes, prison and
+/// legend, and its size in units: what stays the same while the pieces
+/// move, drawn once by a page ([`super::html`]) and shared by its boards.
+pub fn frame(d: &Diagram) -> (String, i64, i64) {
+    let l = layout(d);
+    let mut out = String::new();
+    squares(&mut out, d, &l);
+    labels(&mut out, d, &l);
+    (out, l.width, l.height)
+}
+
+/// The squares of a diagram, each a `rect` with its name.
+fn squares(out: &mut String, d: &Diagram, l: &Layout) {
     out.push_str("<g class=\"squares\">\n");
-    let cells: Vec<&Cell> = d
-        .cells
-        .iter()
-        .chain(d.prison.iter().map(|(c, _)| c))
-        .collect();
-    for c in &cells {
-        let (x, y) = cell_origin(&l, c);
+    for c in d.cells.iter().chain(d.prison.iter().map(|(c, _)| c)) {
+        let (x, y) = cell_origin(l, c);
         let class = if c.square.is_prison() {
             "prison"
         } else if c.light {
@@ -318,6 +351,30 @@ pub fn document(d: &Diagram, opts: &Options, parts: &Parts) -> String {
         );
     }
     out.push_str("</g>\n");
+}
+
+/// What stands on a diagram's frame ([`frame`]): the highlights of the
+/// last move and of a king in check, the pieces, and the options' arrows
+/// and marked squares.
+pub fn contents(d: &Diagram, opts: &Options) -> String {
+    contents_in(d, opts, true)
+}
+
+/// [`contents`] with the pieces bare, without naming their squares: the
+/// static diagrams of a page, where every byte counts a few hundred times.
+pub fn bare_contents(d: &Diagram, opts: &Options) -> String {
+    contents_in(d, opts, false)
+}
+
+fn contents_in(d: &Diagram, opts: &Options, named: bool) -> String {
+    let l = layout(d);
+    let kristensen = d.kristensen();
+    let mut out = String::new();
+    let cells: Vec<&Cell> = d
+        .cells
+        .iter()
+        .chain(d.prison.iter().map(|(c, _)| c))
+        .collect();
     for c in cells.iter().filter(|c| c.last_move) {
         let (x, y) = cell_origin(&l, c);
         let _ = writeln!(
@@ -334,8 +391,89 @@ pub fn document(d: &Diagram, opts: &Options, parts: &Parts) -> String {
     }
     for c in &cells {
         let (x, y) = cell_origin(&l, c);
-        stack_svg(&mut out, x, y, &c.square.to_string(), c.stack, kristensen);
+        let square = if named {
+            c.square.to_string()
+        } else {
+            String::new()
+        };
+        stack_svg(&mut out, x, y, &square, c.stack, kristensen);
     }
+    out.push_str(&marks(d, &opts.marks));
+    out
+}
+
+/// Arrows and marked squares over a diagram, as lichess draws them: a
+/// ring in the square, an arrow from centre to centre. Marks on squares
+/// not drawn are left out.
+pub fn marks(d: &Diagram, marks: &[Mark]) -> String {
+    if marks.is_empty() {
+        return String::new();
+    }
+    let l = layout(d);
+    let centre = |sq: Square| {
+        d.cells
+            .iter()
+            .chain(d.prison.iter().map(|(c, _)| c))
+            .find(|c| c.square == sq)
+            .map(|c| {
+                let (x, y) = cell_origin(&l, c);
+                ((x + UNIT / 2) as f64, (y + UNIT / 2) as f64)
+            })
+    };
+    let mut out = String::from("<g class=\"marks\" opacity=\"0.8\">");
+    for m in marks {
+        match *m {
+            Mark::Square { square, colour } => {
+                if let Some((x, y)) = centre(square) {
+                    let _ = write!(
+                        out,
+                        "<circle cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"8\" data-mark=\"{}{square}\"/>",
+                        UNIT / 2 - 6,
+                        colour.css(),
+                        colour.letter()
+                    );
+                }
+            }
+            Mark::Arrow { from, to, colour } => {
+                let (Some(a), Some(b)) = (centre(from), centre(to)) else {
+                    continue;
+                };
+                let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+                let len = (dx * dx + dy * dy).sqrt();
+                if len == 0.0 {
+                    continue;
+                }
+                let (ux, uy) = (dx / len, dy / len);
+                // Shaft half width, head half width and length, in units.
+                let (w, hw, hl) = (7.5, 22.0, 40.0);
+                let base = (b.0 - ux * hl, b.1 - uy * hl);
+                let p = |x: f64, y: f64, s: f64| format!("{:.1},{:.1}", x - uy * s, y + ux * s);
+                let points = [
+                    p(a.0, a.1, w),
+                    p(base.0, base.1, w),
+                    p(base.0, base.1, hw),
+                    p(b.0, b.1, 0.0),
+                    p(base.0, base.1, -hw),
+                    p(base.0, base.1, -w),
+                    p(a.0, a.1, -w),
+                ];
+                let _ = write!(
+                    out,
+                    "<polygon points=\"{}\" fill=\"{}\" data-mark=\"{}{from}{to}\"/>",
+                    points.join(" "),
+                    colour.css(),
+                    colour.letter()
+                );
+            }
+        }
+    }
+    out.push_str("</g>\n");
+    out
+}
+
+/// The coordinates, the off-grid key, the prison's label and the legend.
+fn labels(out: &mut String, d: &Diagram, l: &Layout) {
+    let kristensen = d.kristensen();
     let text_attrs = format!("font-family=\"{FONT_FAMILY}\" text-anchor=\"middle\"");
     if d.coordinates {
         let _ = write!(
@@ -372,7 +510,7 @@ pub fn document(d: &Diagram, opts: &Options, parts: &Parts) -> String {
         }
     }
     if let (Some((c, _)), Some(py)) = (&d.prison, l.prison_y) {
-        let (x, _) = cell_origin(&l, c);
+        let (x, _) = cell_origin(l, c);
         let _ = write!(
             out,
             "<text class=\"legend\" font-family=\"{FONT_FAMILY}\" font-size=\"{LEGEND_FONT}\" fill=\"#222\">"
@@ -413,8 +551,6 @@ pub fn document(d: &Diagram, opts: &Options, parts: &Parts) -> String {
         }
         out.push_str("</g>\n");
     }
-    out.push_str("</svg>\n");
-    out
 }
 
 /// Size of a note's text in pixels ([`note`]).
