@@ -8,8 +8,18 @@
 //! `FAIRY_STOCKFISH` set to an engine (else `/usr/games/fairy-stockfish` or
 //! one on PATH: Debian's generic build, about 0.37x a native one, which
 //! flatters postal).
+//!
+//! The depths are those issue 42 measures (chess 6, Kiwipete 5, Gardner
+//! 8): a second or more each, where shallower counts finish in
+//! milliseconds and their ratios are noise.
+//!
+//! postal counts chess and Gardner on their bitboards
+//! (`variant/chess/bits/count.rs`); the last column is the shared
+//! generator's perft in place on the same position, which the other
+//! variants built on FIDE pieces use, for its own speed.
 
-use postal::perft::perft;
+use postal::perft::{perft, perft_in_place};
+use postal::variant::chess::Chess;
 use postal::{Position, Variant};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -29,14 +39,14 @@ const CASES: &[Case] = &[
         uci_variant: "chess",
         name: "chess start",
         fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        depth: 5,
+        depth: 6,
     },
     Case {
         variant: Variant::Chess,
         uci_variant: "chess",
         name: "chess kiwipete",
         fen: "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        depth: 4,
+        depth: 5,
     },
     Case {
         variant: Variant::Chess,
@@ -50,7 +60,7 @@ const CASES: &[Case] = &[
         uci_variant: "gardner",
         name: "gardner start",
         fen: "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1",
-        depth: 6,
+        depth: 8,
     },
 ];
 
@@ -135,8 +145,8 @@ fn main() {
         println!("Fairy-Stockfish not found: printing postal's figures only");
     }
     println!(
-        "{:<18} {:>5} {:>12} {:>12} {:>12} {:>7}",
-        "position", "depth", "nodes", "postal n/s", "FSF n/s", "ratio"
+        "{:<18} {:>5} {:>12} {:>12} {:>12} {:>7} {:>12}",
+        "position", "depth", "nodes", "postal n/s", "FSF n/s", "ratio", "shared n/s"
     );
     let (mut ours_total, mut theirs_total) = (0.0, 0.0);
     for c in CASES {
@@ -144,6 +154,9 @@ fn main() {
         let t = Instant::now();
         let nodes = perft(&pos, c.depth);
         let ours = nodes as f64 / t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        assert_eq!(perft_in_place(&Chess, &pos, c.depth), nodes, "{}", c.name);
+        let shared = nodes as f64 / t.elapsed().as_secs_f64();
         let theirs = engine
             .as_mut()
             .and_then(|e| e.perft(c.uci_variant, c.fen, c.depth));
@@ -158,18 +171,19 @@ fn main() {
                 ours_total += ours.ln();
                 theirs_total += fs.ln();
                 println!(
-                    "{:<18} {:>5} {:>12} {:>12.0} {:>12.0} {:>7.2}",
+                    "{:<18} {:>5} {:>12} {:>12.0} {:>12.0} {:>7.2} {:>12.0}",
                     c.name,
                     c.depth,
                     nodes,
                     ours,
                     fs,
-                    ours / fs
+                    ours / fs,
+                    shared
                 );
             }
             None => println!(
-                "{:<18} {:>5} {:>12} {:>12.0} {:>12} {:>7}",
-                c.name, c.depth, nodes, ours, "-", "-"
+                "{:<18} {:>5} {:>12} {:>12.0} {:>12} {:>7} {:>12.0}",
+                c.name, c.depth, nodes, ours, "-", "-", shared
             ),
         }
     }

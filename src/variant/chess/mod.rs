@@ -114,10 +114,14 @@ pub const FIDE_CAPABILITY: Capability = Capability {
     fast_line: Some(FastLine::new),
 };
 
-/// Perft of FIDE chess and Gardner minichess, in place (both play the
-/// shared generator's moves by `apply_piece_move`).
+/// Perft of FIDE chess and Gardner minichess: on the bitboards when the
+/// position is on the whole board (`bits/count.rs`), else in place (both
+/// play the shared generator's moves by `apply_piece_move`).
 fn perft_fide(pos: &Position, depth: u32) -> u64 {
-    crate::perft::perft_in_place(&Chess, pos, depth)
+    match bits::Bits::from_position(pos) {
+        Some(b) => b.perft(depth),
+        None => crate::perft::perft_in_place(&Chess, pos, depth),
+    }
 }
 
 /// `Rules::has_legal_move` of FIDE chess and Gardner minichess: on the

@@ -83,7 +83,7 @@ const fn ray_table() -> [[u64; 64]; 8] {
 }
 
 /// `RAYS[d][s]`: the squares from `s` along line `d` to the edge.
-static RAYS: [[u64; 64]; 8] = ray_table();
+pub(super) static RAYS: [[u64; 64]; 8] = ray_table();
 
 /// The squares along line `d` from `s` up to and including the first
 /// occupied one.

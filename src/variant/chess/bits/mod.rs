@@ -5,7 +5,8 @@
 //! value of a dozen words, for the record verifier's fast lane (issue 19):
 //! resolving a move among the legal moves of its kind onto its square,
 //! playing it, and saying whether it gives check or mate, without the
-//! generic board's tables and copies.
+//! generic board's tables and copies; and for perft (`count.rs`,
+//! issue 42).
 //!
 //! It decides exactly what the generic rules decide, so it follows them
 //! where FIDE leaves room: en passant only onto the position's `ep` square
@@ -26,6 +27,7 @@ use crate::variant::{Extra, Variant};
 use attacks::{attacks, bishop_attacks, rook_attacks, KING, KNIGHT, PAWN_ATTACKS};
 
 mod attacks;
+mod count;
 
 /// A square's index: a1 = 0, b1 = 1, ..., h8 = 63.
 pub type Sq = u8;

@@ -151,3 +151,64 @@ fn fi2_promotion_must_be_named_and_ambiguity_found() {
         Found::One(..)
     ));
 }
+
+/// The bitboards' perft, its last turn counted without a list
+/// (`count.rs`), against the shared generator's perft in place, the
+/// general path: on every position of random games from the start
+/// positions, the published tables' positions and a few with pins along
+/// a rank through an en passant capture, the count of legal moves is
+/// the length of the list and perft 2 (3 at every tenth ply) is the
+/// shared generator's.
+#[test]
+fn fi3_counted_as_the_shared_generator_counts() {
+    let starts = [
+        (
+            Variant::Chess,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ),
+        (Variant::Gardner, "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1"),
+        (
+            Variant::Chess,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ),
+        (Variant::Chess, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+        (
+            Variant::Chess,
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        ),
+        (
+            Variant::Chess,
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ),
+        (Variant::Chess, "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2"),
+        (Variant::Chess, "8/8/8/8/k1pP3R/8/8/4K3 b - d3 0 1"),
+        (Variant::Gardner, "k4/2P2/5/1p2r/K3R w - - 0 1"),
+    ];
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut checked = 0;
+    for g in 0..45 {
+        let (variant, fen) = starts[g % starts.len()];
+        let mut pos = Position::from_text(variant, fen).unwrap();
+        for ply in 0..120 {
+            let b = Bits::from_position(&pos).expect("a chess position");
+            let mut moves = Vec::new();
+            b.legal_moves(&mut moves);
+            assert_eq!(b.count_legal(), moves.len() as u64, "{}", pos.to_text());
+            let depth = if ply % 10 == 0 { 3 } else { 2 };
+            let general = crate::perft::perft_in_place(&super::super::Chess, &pos, depth);
+            assert_eq!(
+                b.perft(depth),
+                general,
+                "perft {depth} of {}",
+                pos.to_text()
+            );
+            checked += 1;
+            if moves.is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            let m = moves[rng.below(moves.len())];
+            pos = pos.play(&Move::Piece(b.piece_move(&m))).unwrap();
+        }
+    }
+    assert!(checked > 2_000, "only {checked} positions");
+}
