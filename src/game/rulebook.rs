@@ -29,6 +29,7 @@ use crate::limits::{MAX_INI_DEPTH, MAX_STATE_BYTES};
 use crate::variant::ini::lex::{sections, Section};
 use crate::variant::Variant;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -117,8 +118,8 @@ impl RulesRecord {
 
     fn describe(&self) -> String {
         match self.version {
-            Some(_) => format!("{} (built in)", self.variant),
-            None => format!("{} (defined in the file)", self.variant),
+            Some(_) => format!("{:?} (built in)", self.variant),
+            None => format!("{:?} (defined in the file)", self.variant),
         }
     }
 }
@@ -174,7 +175,8 @@ pub fn same_rules(id: &str, was: &RulesRecord, now: &RulesRecord) -> Result<(), 
         return Ok(());
     }
     Err(GameError::Corrupt(format!(
-        "the rules of game {id} changed since it was started: {}",
+        "the rules of game {} changed since it was started: {}",
+        id.escape_debug(),
         changed.join("; ")
     )))
 }
@@ -183,7 +185,7 @@ pub fn same_rules(id: &str, was: &RulesRecord, now: &RulesRecord) -> Result<(), 
 /// included (a child's key replacing its parent's), in the order they
 /// are first set, and the built-in variant the chain starts from (a
 /// parent the text does not define).
-fn effective_keys(text: &str, name: &str) -> (Vec<(String, String)>, Option<String>) {
+fn effective_keys(text: &str, name: &str) -> (Keys, Option<String>) {
     let all = sections(text);
     let find = |name: &str, before: usize| -> Option<usize> {
         all[..before].iter().rposition(|s: &Section| s.name == name)
@@ -209,16 +211,35 @@ fn effective_keys(text: &str, name: &str) -> (Vec<(String, String)>, Option<Stri
             None => None,
         };
     }
-    let mut keys: Vec<(String, String)> = Vec::new();
+    // Looked up by name, so that a definition of many keys (it comes
+    // from a mailed file) costs time in its length.
+    let mut keys = Keys::default();
     for &i in chain.iter().rev() {
         for e in &all[i].entries {
-            match keys.iter_mut().find(|(k, _)| *k == e.key) {
-                Some(kv) => kv.1 = e.value.clone(),
-                None => keys.push((e.key.clone(), e.value.clone())),
+            match keys.index.get(&e.key) {
+                Some(&at) => keys.list[at].1 = e.value.clone(),
+                None => {
+                    keys.index.insert(e.key.clone(), keys.list.len());
+                    keys.list.push((e.key.clone(), e.value.clone()));
+                }
             }
         }
     }
     (keys, base)
+}
+
+/// A section's keys and values in the order first set, with an index by
+/// key.
+#[derive(Default)]
+struct Keys {
+    list: Vec<(String, String)>,
+    index: HashMap<String, usize>,
+}
+
+impl Keys {
+    fn get(&self, key: &str) -> Option<&str> {
+        self.index.get(key).map(|&i| self.list[i].1.as_str())
+    }
 }
 
 /// What differs between two definitions' texts, key by key.
@@ -237,18 +258,16 @@ fn definition_changes(was: &str, was_name: &str, now: &str, now_name: &str) -> V
             show(&new_base)
         ));
     }
-    for (key, value) in &old {
+    for (key, value) in &old.list {
         let shown = key.escape_debug();
-        match new.iter().find(|(k, _)| k == key) {
-            Some((_, v)) if v != value => {
-                out.push(format!("{shown} was {value:?} and is now {v:?}"))
-            }
+        match new.get(key) {
+            Some(v) if v != value => out.push(format!("{shown} was {value:?} and is now {v:?}")),
             Some(_) => {}
             None => out.push(format!("{shown} was {value:?} and is now unset")),
         }
     }
-    for (key, value) in &new {
-        if !old.iter().any(|(k, _)| k == key) {
+    for (key, value) in &new.list {
+        if old.get(key).is_none() {
             out.push(format!(
                 "{} was unset and is now {value:?}",
                 key.escape_debug()
@@ -452,7 +471,7 @@ mod tests {
         let kinds = changes(&built_in("chess", 1), &defined("chess", "[chess:chess]\n"));
         assert_eq!(
             kinds,
-            ["the variant was chess (built in) and is now chess (defined in the file)"]
+            ["the variant was \"chess\" (built in) and is now \"chess\" (defined in the file)"]
         );
         let err = same_rules("abc", &built_in("chess", 1), &built_in("gardner", 1))
             .unwrap_err()
@@ -474,6 +493,17 @@ mod tests {
         let c = changes(&was, &now);
         assert_eq!(c.len(), MOST_LISTED + 1);
         assert_eq!(c.last().unwrap(), "and 20 more");
+    }
+
+    #[test]
+    fn a_definition_of_many_keys_is_compared_in_linear_time() {
+        // A mailed file's definition may hold some 16 MB: 200,000 keys,
+        // compared by name, not each against each (which would take
+        // minutes).
+        let keys: String = (0..200_000).map(|i| format!("k{i} = v\n")).collect();
+        let was = defined("v", &format!("[v:chess]\n{keys}"));
+        let now = defined("v", &format!("[v:chess]\n{keys}extra = 1\n"));
+        assert_eq!(changes(&was, &now), ["extra was unset and is now \"1\""]);
     }
 
     #[test]
