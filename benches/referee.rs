@@ -153,7 +153,7 @@ fn main() {
     let gid = gids.last().unwrap().clone();
     let mut times = Vec::new();
     for (k, mv) in ["Nbd2", "Bb7", "Bc2", "Re8"].iter().enumerate() {
-        let game = postal::game::store::load(&r.game_path(&gid)).unwrap();
+        let game = postal::game::store::load(&r.game_path(&gid), None).unwrap();
         let side = game.turn();
         let to = letter::reply_address(&r, &gid, &game, side);
         let from = game.file().players.get(side).email.clone().unwrap();

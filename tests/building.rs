@@ -14,6 +14,7 @@ fn postal_ok(args: &[&str]) -> Vec<u8> {
     let out = assert_cmd::Command::cargo_bin("postal")
         .unwrap()
         .env("POSTAL_NOW", "2026-12-02T12:00:00Z")
+        .env("XDG_DATA_HOME", crate::common::data_home())
         .args(args)
         .output()
         .unwrap();

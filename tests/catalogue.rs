@@ -73,6 +73,12 @@ struct Bench {
 
 impl Bench {
     fn new() -> Bench {
+        // The command line runs in this process, and reads the games'
+        // rules records (issue 42) from its environment: this run's own
+        // folder, as every `postal` the tests start has, never the
+        // user's. Set once, to the value every spawned `postal` gets.
+        static DATA_HOME: std::sync::Once = std::sync::Once::new();
+        DATA_HOME.call_once(|| std::env::set_var("XDG_DATA_HOME", crate::common::data_home()));
         let dir = std::env::temp_dir().join(format!("postal-catalogue-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
@@ -964,6 +970,7 @@ fn the_binary_reports_errors_the_same_way() {
             .args(args)
             .current_dir(&dir)
             .env("POSTAL_NOW", "2025-03-01T09:00:00Z")
+            .env("XDG_DATA_HOME", crate::common::data_home())
             .output()
             .unwrap()
     };

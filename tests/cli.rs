@@ -152,6 +152,7 @@ fn a_closed_output_pipe_is_a_quiet_exit() {
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader);
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_postal"))
+            .env("XDG_DATA_HOME", crate::common::data_home())
             .args(args)
             .stdout(writer)
             .output()

@@ -21,7 +21,8 @@ fn at(days: i64) -> String {
 fn postal_at(days: i64) -> Command {
     let mut c = Command::cargo_bin("postal").expect("binary built");
     c.env("POSTAL_NOW", at(days))
-        .env("XDG_CONFIG_HOME", "/nonexistent");
+        .env("XDG_CONFIG_HOME", "/nonexistent")
+        .env("XDG_DATA_HOME", crate::common::data_home());
     c
 }
 

@@ -208,7 +208,13 @@ fn a_changed_definition_in_a_game_file_is_refused_not_played() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("postal: error: "), "{err}");
-    assert!(err.contains("Ad6"), "{err}");
+    // What changed is said before any move is played by it (issue 42).
+    assert!(
+        err.contains(
+            "archbishop was \"a\" and is now unset; customPiece1 was unset and is now \"a:R\""
+        ),
+        "{err}"
+    );
     assert_eq!(std::fs::read(&game).unwrap(), before, "nothing is written");
 }
 

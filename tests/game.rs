@@ -16,7 +16,8 @@ const T0: &str = "2025-03-01T09:00:00Z";
 
 fn postal_at(now: &str) -> Command {
     let mut c = Command::cargo_bin("postal").expect("binary built");
-    c.env("POSTAL_NOW", now);
+    c.env("POSTAL_NOW", now)
+        .env("XDG_DATA_HOME", crate::common::data_home());
     c
 }
 
@@ -916,6 +917,7 @@ fn concurrent_moves_are_serialised() {
             .map(|m| {
                 let child = std::process::Command::new(&bin)
                     .env("POSTAL_NOW", T0)
+                    .env("XDG_DATA_HOME", crate::common::data_home())
                     .arg("move")
                     .arg(&file)
                     .arg(m)
@@ -991,6 +993,7 @@ fn a_killed_save_leaves_the_old_or_the_new_file() {
     let command = |path: &Path, offer: bool| {
         let mut c = std::process::Command::new(&bin);
         c.env("POSTAL_NOW", T0)
+            .env("XDG_DATA_HOME", crate::common::data_home())
             .arg("draw")
             .arg(if offer { "offer" } else { "decline" })
             .arg(path)
@@ -1154,6 +1157,7 @@ fn run_transcript(name: &str, commands: &[&str]) -> String {
         .arg(&script)
         .current_dir(&dir)
         .env("PATH", path)
+        .env("XDG_DATA_HOME", crate::common::data_home())
         .env_remove("POSTAL_NOW")
         .output()
         .unwrap();

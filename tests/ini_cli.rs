@@ -24,7 +24,8 @@ pieceDrops = true
 
 fn postal() -> Command {
     let mut c = Command::cargo_bin("postal").unwrap();
-    c.env_remove("POSTAL_VARIANTS");
+    c.env_remove("POSTAL_VARIANTS")
+        .env("XDG_DATA_HOME", crate::common::data_home());
     c
 }
 
@@ -277,7 +278,8 @@ fn fairy_stockfish_own_file_accepted_or_refused_by_name() {
 fn postal_in_1_gib() -> std::process::Command {
     use std::os::unix::process::CommandExt;
     let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("postal"));
-    c.env_remove("POSTAL_VARIANTS");
+    c.env_remove("POSTAL_VARIANTS")
+        .env("XDG_DATA_HOME", crate::common::data_home());
     // SAFETY: setrlimit touches only the child about to exec.
     unsafe {
         c.pre_exec(|| {
@@ -343,7 +345,27 @@ fn a_chain_of_twenty_thousand_sections_is_refused_in_linear_memory() {
     state["definition"] = serde_json::Value::String(text.clone());
     state["variant"] = serde_json::Value::String("v32".into());
     fs::write(&game, serde_json::to_string(&state).unwrap()).unwrap();
+    // The rules the game records are v31's: refused as changed (issue
+    // 42), in the same memory.
     let out = postal_in_1_gib().arg("show").arg(&game).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.code().is_some_and(|c| c != 0), "{stderr}");
+    assert!(
+        stderr.contains(
+            "changed since it was started: the variant was renamed from \"v31\" to \"v32\""
+        ),
+        "{stderr}"
+    );
+    // A file that records no rules (as before issue 42), read by a
+    // player who keeps none for it: the definition itself is refused.
+    state["extensions"] = serde_json::json!({});
+    fs::write(&game, serde_json::to_string(&state).unwrap()).unwrap();
+    let out = postal_in_1_gib()
+        .env("XDG_DATA_HOME", dir.path().join("fresh-data"))
+        .arg("show")
+        .arg(&game)
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.code().is_some_and(|c| c != 0), "{stderr}");
     assert!(stderr.contains("deeper than 32 sections"), "{stderr}");

@@ -243,6 +243,7 @@ fn postal(dir: &Path) -> assert_cmd::Command {
     c.current_dir(dir)
         .env("POSTAL_NOW", "2026-11-29T12:00:00Z")
         .env("XDG_CONFIG_HOME", dir.join("no-config"))
+        .env("XDG_DATA_HOME", crate::common::data_home())
         .env_remove("POSTAL_SMTP_PASSWORD");
     c
 }

@@ -14,7 +14,7 @@ use postal::{Move, Position, Span, Variant};
 use std::path::PathBuf;
 
 fn postal() -> Command {
-    Command::cargo_bin("postal").expect("binary built")
+    crate::common::postal()
 }
 
 fn scratch(name: &str) -> PathBuf {

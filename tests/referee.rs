@@ -468,7 +468,7 @@ fn kill_9_at_random_moments_200_times() {
     let mut rng = Lcg(16);
     let mut kills = 0;
     for (i, mv) in line.iter().enumerate() {
-        let game = postal::game::store::load(&referee.game_path(&gid)).unwrap();
+        let game = postal::game::store::load(&referee.game_path(&gid), None).unwrap();
         let side = game.turn();
         let to = postal::referee::letter::reply_address(&referee, &gid, &game, side);
         let from = if i % 2 == 0 {
@@ -507,7 +507,7 @@ fn kill_9_at_random_moments_200_times() {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let game = postal::game::store::load(&referee.game_path(&gid)).unwrap();
+        let game = postal::game::store::load(&referee.game_path(&gid), None).unwrap();
         assert_eq!(
             game.moves().len(),
             i + 1,
@@ -516,7 +516,7 @@ fn kill_9_at_random_moments_200_times() {
         );
     }
     assert_eq!(kills, 200);
-    let game = postal::game::store::load(&referee.game_path(&gid)).unwrap();
+    let game = postal::game::store::load(&referee.game_path(&gid), None).unwrap();
     let played: Vec<&str> = game.moves().iter().map(|m| m.played.as_str()).collect();
     assert_eq!(played, line);
     // Each act's two letters, once each, and the two first notices.

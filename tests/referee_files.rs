@@ -19,7 +19,8 @@ fn postal(umask: u32) -> Command {
     let mut c = Command::new(assert_cmd::cargo::cargo_bin("postal"));
     c.env("POSTAL_NOW", NOW)
         .env_remove("POSTAL_TEST_FAIL_AT")
-        .env("XDG_CONFIG_HOME", "/nonexistent");
+        .env("XDG_CONFIG_HOME", "/nonexistent")
+        .env("XDG_DATA_HOME", crate::common::data_home());
     // SAFETY: umask is async-signal-safe and touches only the child.
     unsafe {
         c.pre_exec(move || {

@@ -899,6 +899,7 @@ fn the_command_line_refuses_bad_input_without_panicking() {
     for (args, code) in cases {
         let out = Command::cargo_bin("postal")
             .expect("binary built")
+            .env("XDG_DATA_HOME", crate::common::data_home())
             .args(&args)
             .output()
             .expect("runs");

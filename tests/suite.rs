@@ -40,6 +40,7 @@ mod referee_content;
 mod referee_files;
 mod render;
 mod robustness;
+mod rules_fixed;
 mod swap;
 mod tournament;
 mod tournament_play;

@@ -3,7 +3,7 @@
 //! on time (the other player, once the deadline has passed). With no kind,
 //! whichever holds.
 
-use super::game::{clock, game_error, Side, TIME_HELP};
+use super::game::{clock, game_error, rule_book, Side, TIME_HELP};
 use super::{emit, CliError};
 use crate::game::state::Claim;
 use crate::game::store;
@@ -46,7 +46,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         Kind::Fifty => Claim::FiftyMoves,
         Kind::Time => Claim::Time,
     });
-    let (_, ending) = store::update(&args.file, |g| {
+    let (_, ending) = store::update(&args.file, &rule_book()?, |g| {
         g.claim(kind, args.side.map(Into::into), now)
     })
     .map_err(|e| game_error(&args.file, e))?;

@@ -7,7 +7,7 @@
 //! left are listed. The lines stay in this file: a copy mailed with
 //! `--mail` goes without them.
 
-use super::game::{game_error, load, Side};
+use super::game::{game_error, load, rule_book, Side};
 use super::{emit, CliError};
 use crate::game::store;
 use std::io::Write;
@@ -46,7 +46,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         };
         return emit(out, &text);
     }
-    let (_, (side, lines)) = store::update(&args.file, |g| {
+    let (_, (side, lines)) = store::update(&args.file, &rule_book()?, |g| {
         let side = args.side.map_or(!g.turn(), Into::into);
         g.set_conditional(side, &args.lines).map(|s| (side, s))
     })

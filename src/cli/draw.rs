@@ -1,7 +1,7 @@
 //! `postal draw FILE offer|accept|decline`: draw offers. An offer stands
 //! until the other side accepts or declines it, or moves.
 
-use super::game::{clock, file_and_step, game_error, standing, Side, TIME_HELP};
+use super::game::{clock, file_and_step, game_error, rule_book, standing, Side, TIME_HELP};
 use super::{emit, CliError};
 use crate::game::state::Proposal;
 use crate::game::store;
@@ -45,8 +45,10 @@ pub fn run(mut args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         Step::Accept => Proposal::Accept,
         Step::Decline => Proposal::Decline,
     };
-    let (game, said) = store::update(&args.file, |g| g.draw(step, args.side.map(Into::into), now))
-        .map_err(|e| game_error(&args.file, e))?;
+    let (game, said) = store::update(&args.file, &rule_book()?, |g| {
+        g.draw(step, args.side.map(Into::into), now)
+    })
+    .map_err(|e| game_error(&args.file, e))?;
     let mut text = format!("{said}\n");
     if game.result().is_none() {
         text.push_str(&standing(&game, now));

@@ -8,7 +8,7 @@ use crate::color::Color;
 use crate::error::Span;
 use crate::game::clock::{format_time, parse_time, relative, Clock, FixedClock, SystemClock};
 use crate::game::store;
-use crate::game::{Game, GameError};
+use crate::game::{Game, GameError, RuleBook};
 use crate::render::{ascii, Options};
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
@@ -128,9 +128,16 @@ pub fn game_error(path: &Path, e: GameError) -> CliError {
     }
 }
 
-/// Loads a game for reading.
+/// The player's own record of each game's rules ([`RuleBook::from_env`]),
+/// against which every game file a player's command reads is checked.
+pub fn rule_book() -> Result<RuleBook, CliError> {
+    RuleBook::from_env().map_err(|e| CliError::usage(e.to_string()))
+}
+
+/// Loads a player's game for reading, its rules checked against the
+/// player's record of them.
 pub fn load(path: &Path) -> Result<Game, CliError> {
-    store::load(path).map_err(|e| game_error(path, e))
+    store::load(path, Some(&rule_book()?)).map_err(|e| game_error(path, e))
 }
 
 /// A deadline with how far off it is: `2025-03-04T09:00:00Z (in 3 days)`.

@@ -4,7 +4,7 @@
 //! the year's allowance, overlap the player's own leave, begin in the
 //! past, or come after the player's deadline has passed.
 
-use super::game::{clock, game_error, standing, Side, TIME_HELP};
+use super::game::{clock, game_error, rule_book, standing, Side, TIME_HELP};
 use super::{emit, CliError};
 use crate::game::clock::parse_day_or_time;
 use crate::game::store;
@@ -40,7 +40,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         .map(parse_day_or_time)
         .transpose()
         .map_err(|e| CliError::usage(format!("--from: {e}")))?;
-    let (game, said) = store::update(&args.file, |g| {
+    let (game, said) = store::update(&args.file, &rule_book()?, |g| {
         let side = args.side.map_or(g.turn(), Into::into);
         g.take_leave(side, from, args.days, now)
     })

@@ -4,7 +4,7 @@
 //! prints the message instead of sending it. Every act command's `--mail`
 //! ([`MailFlags`]) does the same after the act is saved.
 
-use super::game::{clock, game_error};
+use super::game::{clock, game_error, rule_book};
 use super::{emit, CliError};
 use crate::color::Color;
 use crate::game::clock::format_time;
@@ -64,10 +64,12 @@ fn post(
     now: DateTime<Utc>,
 ) -> Result<String, CliError> {
     let config = Config::load(config).map_err(mail_error)?;
-    match mail_game(path, &config, what, dry_run, now) {
+    let book = rule_book()?;
+    match mail_game(path, &book, &config, what, dry_run, now) {
         Ok(Outcome::DryRun(text)) => Ok(text),
         Ok(Outcome::Sent { to, delivery, .. }) => {
-            let game = crate::game::store::load(path).map_err(|e| game_error(path, e))?;
+            let game =
+                crate::game::store::load(path, Some(&book)).map_err(|e| game_error(path, e))?;
             let players = &game.file().players;
             let names: Vec<String> = to
                 .iter()

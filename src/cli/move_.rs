@@ -3,7 +3,7 @@
 //! did, the new board and whose turn it is. An illegal move exits 1 and
 //! leaves the file untouched.
 
-use super::game::{clock, game_error, standing};
+use super::game::{clock, game_error, rule_book, standing};
 use super::{emit, CliError};
 use crate::game::store;
 use crate::render::{ascii, Options};
@@ -31,8 +31,14 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     super::mail::check_settings(&args.mail)?;
     let clock = clock()?;
     let now = clock.now();
-    let (game, report) = store::apply_move(&args.file, &args.mv, args.comment, clock.as_ref())
-        .map_err(|e| game_error(&args.file, e))?;
+    let (game, report) = store::apply_move(
+        &args.file,
+        &rule_book()?,
+        &args.mv,
+        args.comment,
+        clock.as_ref(),
+    )
+    .map_err(|e| game_error(&args.file, e))?;
     let mut text = format!("{} played {}\n", report.mover, report.numbered());
     for fact in report.facts() {
         text.push_str(&format!("  {fact}\n"));

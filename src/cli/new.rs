@@ -1,7 +1,7 @@
 //! `postal new VARIANT -o FILE`: starts a correspondence game and writes
 //! its state file; prints the board.
 
-use super::game::{clock, game_error, summary};
+use super::game::{clock, game_error, rule_book, summary};
 use super::{emit, start_position, variant_arg, CliError};
 use crate::game::state::Players;
 use crate::game::{store, Game, Player, TimeControl};
@@ -136,7 +136,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
         return emit(out, &game.to_json());
     }
-    store::create(path, &game).map_err(|e| game_error(path, e))?;
+    store::create(path, &game, Some(&rule_book()?)).map_err(|e| game_error(path, e))?;
     let mut text = format!(
         "New {} game in {}{}\n\n",
         v.spec().title,

@@ -4,7 +4,7 @@
 //! --referee DIR [MESSAGE]`, the one-message entry point for a mail
 //! server (procmail, `.forward`, a Sieve pipe).
 
-use super::game::{clock, game_error};
+use super::game::{clock, game_error, rule_book};
 use super::{emit, CliError};
 use crate::game::{store, Game};
 use crate::referee::inbound::MAX_READ;
@@ -219,7 +219,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
         Sub::Adopt { dir, file } => {
             let r = open(&dir)?;
-            let game = store::load(&file).map_err(|e| game_error(&file, e))?;
+            // A player's file, taken in: checked as the operator's own copy.
+            let game = store::load(&file, Some(&rule_book()?)).map_err(|e| game_error(&file, e))?;
             let text = register(&r, &game)?;
             emit(out, &text)
         }

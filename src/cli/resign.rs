@@ -1,7 +1,7 @@
 //! `postal resign FILE`: resigns the game, where the variant allows it
 //! (Kristensen's Game forbids it, KR-11).
 
-use super::game::{clock, game_error, Side, TIME_HELP};
+use super::game::{clock, game_error, rule_book, Side, TIME_HELP};
 use super::{emit, CliError};
 use crate::game::store;
 use std::io::Write;
@@ -23,8 +23,10 @@ pub struct Args {
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     super::mail::check_settings(&args.mail)?;
     let now = clock()?.now();
-    let (_, ending) = store::update(&args.file, |g| g.resign(args.side.map(Into::into), now))
-        .map_err(|e| game_error(&args.file, e))?;
+    let (_, ending) = store::update(&args.file, &rule_book()?, |g| {
+        g.resign(args.side.map(Into::into), now)
+    })
+    .map_err(|e| game_error(&args.file, e))?;
     emit(out, &format!("Game over: {ending}\n"))?;
     super::mail::after_save(&args.file, &args.mail, now, out)
 }

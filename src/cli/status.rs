@@ -2,7 +2,7 @@
 //! files): variant, players, whose turn, deadline, result. A file that
 //! does not load is listed with the reason.
 
-use super::game::{clock, TIME_HELP};
+use super::game::{clock, rule_book, TIME_HELP};
 use super::{emit, CliError};
 use crate::color::Color;
 use crate::game::clock::{format_time, relative};
@@ -40,12 +40,13 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         .collect();
     files.sort();
     let mut rows: Vec<[String; 7]> = vec![HEADER.map(str::to_string)];
+    let book = rule_book()?;
     for path in files {
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let row = match store::load(&path) {
+        let row = match store::load(&path, Some(&book)) {
             Ok(game) => {
                 let p = &game.file().players;
                 let (turn, deadline, result) = match game.result() {

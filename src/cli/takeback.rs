@@ -3,7 +3,7 @@
 //! any); it stands until answered or until someone moves. The retracted
 //! moves are kept in the file's events.
 
-use super::game::{clock, file_and_step, game_error, standing, Side, TIME_HELP};
+use super::game::{clock, file_and_step, game_error, rule_book, standing, Side, TIME_HELP};
 use super::{emit, CliError};
 use crate::game::state::Proposal;
 use crate::game::store;
@@ -48,7 +48,7 @@ pub fn run(mut args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         Step::Accept => Proposal::Accept,
         Step::Decline => Proposal::Decline,
     };
-    let (game, said) = store::update(&args.file, |g| {
+    let (game, said) = store::update(&args.file, &rule_book()?, |g| {
         g.takeback(step, args.side.map(Into::into), now)
     })
     .map_err(|e| game_error(&args.file, e))?;

@@ -161,7 +161,8 @@ fn game_file_pgn(path: &str) -> Result<Option<String>, Unreadable> {
     if !(head.trim_start().starts_with('{') && head.contains("\"postal-game/")) {
         return Ok(None);
     }
-    let game = crate::game::store::load(std::path::Path::new(path))
+    let book = crate::game::RuleBook::from_env().map_err(|e| Unreadable(e.to_string()))?;
+    let game = crate::game::store::load(std::path::Path::new(path), Some(&book))
         .map_err(|e| Unreadable(format!("a game file that does not load: {e}")))?;
     Ok(Some(crate::game::pgn::pgn(&game)))
 }

@@ -538,6 +538,31 @@ pub struct GameFile {
     pub extensions: serde_json::Map<String, serde_json::Value>,
 }
 
+impl GameFile {
+    /// Reads a state file's text, its format checked first: the file as
+    /// written, not yet checked against itself ([`super::Game::from_file`]).
+    pub fn from_json(text: &str) -> Result<GameFile, GameError> {
+        // The format is checked before anything else is read: a file that
+        // is not JSON is refused as such, then one that is not a game file
+        // of this major version, before any of its fields. A file that
+        // reads as a game file whole (the usual case) is read once, its
+        // format checked after; any other is read again, as any JSON, for
+        // what to say (a number out of range, say, is refused as such).
+        match read_game_file(text) {
+            Ok(file) if top_is_object(text) => {
+                check_format_name(&file.format)?;
+                Ok(file)
+            }
+            typed => {
+                let value: serde_json::Value =
+                    serde_json::from_str(text).map_err(|e| json_error(text, e))?;
+                check_format(&value)?;
+                typed.map_err(|e| json_error(text, e))
+            }
+        }
+    }
+}
+
 /// Reads a state file's text as a [`GameFile`].
 pub(super) fn read_game_file(text: &str) -> serde_json::Result<GameFile> {
     serde_json::from_str(text)

@@ -23,6 +23,9 @@
 //! - `positions`: the start and the position after each move, some
 //!   replayed from the moves when asked for.
 //! - [`pgn`]: the game as a record (PGN), for `verify`, `convert`, `show`.
+//! - [`rulebook`]: the rules a game was started with, recorded in the
+//!   file and in the player's own data folder, and the one comparison
+//!   that refuses a file whose rules changed (issue 42).
 
 pub mod acts;
 pub mod address;
@@ -34,6 +37,7 @@ pub mod notices;
 pub mod party;
 pub mod pgn;
 mod positions;
+pub mod rulebook;
 pub mod state;
 pub mod store;
 pub mod time_control;
@@ -42,6 +46,7 @@ mod timing;
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use notices::{ActRef, NoticeRecord, Reason, Recipient};
 pub use party::Party;
+pub use rulebook::{RuleBook, RulesRecord};
 pub use state::{Claim, Game, GameFile, MoveReport, Player, FORMAT};
 pub use store::apply_move;
 pub use time_control::TimeControl;

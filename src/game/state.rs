@@ -16,11 +16,10 @@
 //! against oneself, any act after the game has ended.
 
 use super::ending::{ending_after, ending_with, Occurrences};
-use super::file::{
-    check_format, check_format_name, json_error, read_game_file, top_is_object, write_game_file,
-};
+use super::file::write_game_file;
 use super::notices::new_game_id;
 use super::positions::Positions;
+use super::rulebook::RulesRecord;
 use super::time_control::TimeControl;
 use super::GameError;
 use crate::color::Color;
@@ -91,6 +90,8 @@ impl Game {
             file,
             positions: Positions::new(start),
         };
+        // The rules the game is started with, which it keeps (issue 42).
+        RulesRecord::of_file(&game.file)?.put_in(&mut game.file);
         if let Some(o) = game.automatic_ending() {
             return Err(GameError::Usage(format!(
                 "the start position is already the end of the game: {}",
@@ -320,9 +321,10 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+        // Beside the rules the game records (issue 42).
         let ext = text.replacen(
-            "\"result\": null",
-            "\"result\": null,\n  \"extensions\": {\"org.example\": {\"rating\": 1500}}",
+            "\"extensions\": {",
+            "\"extensions\": {\"org.example\": {\"rating\": 1500},",
             1,
         );
         let mut g = Game::from_json(&ext).unwrap();

@@ -15,6 +15,11 @@
 //!   does not check) returns before anything is written, so the file stays
 //!   byte-for-byte as it was.
 //!
+//! - A player's game is checked against the rules the player keeps for it
+//!   ([`RuleBook`], issue 42) before any move is replayed, and a change
+//!   keeps them when none are kept yet; the referee's own games are not
+//!   (it alone writes them).
+//!
 //! Reading without changing takes no lock: the rename makes every read see
 //! a whole file.
 //!
@@ -27,6 +32,8 @@
 //! write lists the folder.
 
 use super::clock::Clock;
+use super::file::GameFile;
+use super::rulebook::RuleBook;
 use super::state::{Game, MoveReport};
 use super::GameError;
 use crate::files::real_path;
@@ -35,8 +42,12 @@ use std::fs::{self, File, OpenOptions};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// Reads and checks a game file (at most [`MAX_STATE_BYTES`]).
-pub fn load(path: &Path) -> Result<Game, GameError> {
+/// Reads and checks a game file (at most [`MAX_STATE_BYTES`]). A
+/// player's copy (`book` the player's records, [`RuleBook`]) is refused
+/// when its rules differ from those the player keeps for the game,
+/// before any move is played by them; a referee's own games (`None`),
+/// which only it writes, are checked against themselves alone.
+pub fn load(path: &Path, book: Option<&RuleBook>) -> Result<Game, GameError> {
     let file = File::open(path).map_err(|e| GameError::io(path, e))?;
     // Room for the whole file at once (read through `take`, the reader
     // would otherwise grow its buffer by doubling, copying it each time).
@@ -60,7 +71,11 @@ pub fn load(path: &Path) -> Result<Game, GameError> {
         column: 0,
         message: format!("the file is not UTF-8 text ({e})"),
     })?;
-    Game::from_json(&text)
+    let file = GameFile::from_json(&text)?;
+    if let Some(book) = book {
+        book.check(&file)?;
+    }
+    Game::from_file(file)
 }
 
 /// The sidecar lock file of a state file: `game.json.lock`, beside the
@@ -105,8 +120,9 @@ pub fn write_game(path: &Path, bytes: &[u8]) -> Result<(), GameError> {
         .map_err(|e| GameError::io(path, e))
 }
 
-/// Writes a new game to `path`, refusing to replace an existing file.
-pub fn create(path: &Path, game: &Game) -> Result<(), GameError> {
+/// Writes a new game to `path`, refusing to replace an existing file; a
+/// player's game (`book`) has its rules kept first ([`RuleBook::keep`]).
+pub fn create(path: &Path, game: &Game, book: Option<&RuleBook>) -> Result<(), GameError> {
     let _lock = lock(path)?;
     if path.exists() {
         return Err(GameError::Usage(format!(
@@ -114,18 +130,25 @@ pub fn create(path: &Path, game: &Game) -> Result<(), GameError> {
             path.display()
         )));
     }
+    if let Some(book) = book {
+        book.keep(game)?;
+    }
     write_game(path, game.to_json().as_bytes())
 }
 
-/// Changes a game under its lock: reads and checks it, applies `change`,
-/// and writes the result. When `change` fails, nothing is written.
+/// Changes a player's game under its lock: reads and checks it (against
+/// the rules kept in `book`), applies `change`, keeps the game's rules
+/// when `book` has none for it yet (trust on first use), and writes the
+/// result. When anything fails, the file is not written.
 pub fn update<T>(
     path: &Path,
+    book: &RuleBook,
     change: impl FnOnce(&mut Game) -> Result<T, GameError>,
 ) -> Result<(Game, T), GameError> {
     let _lock = lock(path)?;
-    let mut game = load(path)?;
+    let mut game = load(path, Some(book))?;
     let out = change(&mut game)?;
+    book.keep(&game)?;
     write_game(path, game.to_json().as_bytes())?;
     Ok((game, out))
 }
@@ -135,11 +158,12 @@ pub fn update<T>(
 /// can be sent after it.
 pub fn apply_move(
     path: &Path,
+    book: &RuleBook,
     text: &str,
     comment: Option<String>,
     clock: &dyn Clock,
 ) -> Result<(Game, MoveReport), GameError> {
-    update(path, |game| game.play(text, comment, clock.now()))
+    update(path, book, |game| game.play(text, comment, clock.now()))
 }
 
 #[cfg(test)]
@@ -161,6 +185,7 @@ mod tests {
     fn a_failed_move_leaves_the_file_alone() {
         let dir = temp_dir("failed");
         let path = dir.join("g.json");
+        let book = RuleBook::at(dir.join("rules"));
         let clock = FixedClock(parse_time("2025-01-01T00:00:00Z").unwrap());
         let game = Game::new(
             Position::start(Variant::Gardner),
@@ -169,20 +194,20 @@ mod tests {
             clock.now(),
         )
         .unwrap();
-        create(&path, &game).unwrap();
-        assert!(create(&path, &game).is_err());
+        create(&path, &game, Some(&book)).unwrap();
+        assert!(create(&path, &game, Some(&book)).is_err());
         let before = fs::read(&path).unwrap();
-        assert!(apply_move(&path, "Ke3", None, &clock).is_err());
+        assert!(apply_move(&path, &book, "Ke3", None, &clock).is_err());
         assert_eq!(fs::read(&path).unwrap(), before);
-        let (g, r) = apply_move(&path, "d3", None, &clock).unwrap();
+        let (g, r) = apply_move(&path, &book, "d3", None, &clock).unwrap();
         assert_eq!(r.canonical, "d3");
-        assert_eq!(load(&path).unwrap().to_json(), g.to_json());
+        assert_eq!(load(&path, Some(&book)).unwrap().to_json(), g.to_json());
         // A leftover from a killed writer is replaced by the next write,
         // which leaves no temporary file.
         fs::write(dir.join(".g.json.tmp"), "partial").unwrap();
-        apply_move(&path, "a3", None, &clock).unwrap();
+        apply_move(&path, &book, "a3", None, &clock).unwrap();
         assert!(!dir.join(".g.json.tmp").exists());
-        assert_eq!(load(&path).unwrap().moves().len(), 2);
+        assert_eq!(load(&path, Some(&book)).unwrap().moves().len(), 2);
         let names: Vec<_> = fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -197,6 +222,7 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let dir = temp_dir("link");
         let path = dir.join("real.json");
+        let book = RuleBook::at(dir.join("rules"));
         let clock = FixedClock(parse_time("2025-01-01T00:00:00Z").unwrap());
         let game = Game::new(
             Position::start(Variant::Gardner),
@@ -205,16 +231,16 @@ mod tests {
             clock.now(),
         )
         .unwrap();
-        create(&path, &game).unwrap();
+        create(&path, &game, Some(&book)).unwrap();
         fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
         let link = dir.join("game.json");
         std::os::unix::fs::symlink("real.json", &link).unwrap();
-        apply_move(&link, "d3", None, &clock).unwrap();
+        apply_move(&link, &book, "d3", None, &clock).unwrap();
         assert!(fs::symlink_metadata(&link)
             .unwrap()
             .file_type()
             .is_symlink());
-        assert_eq!(load(&path).unwrap().moves().len(), 1);
+        assert_eq!(load(&path, Some(&book)).unwrap().moves().len(), 1);
         let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
         assert_eq!(lock_path(&link), dir.join("real.json.lock"));

@@ -15,7 +15,7 @@ use super::notice::build;
 use super::transport::{send, Delivery};
 use super::MailError;
 use crate::game::notices::{Addressee, NoticeRecord};
-use crate::game::{store, Game, GameError, Party};
+use crate::game::{store, Game, GameError, Party, RuleBook};
 use chrono::{DateTime, Utc};
 use std::path::Path;
 
@@ -117,16 +117,18 @@ fn prepare(
 
 /// Mails the notice of the game at `path`: the acts not yet mailed, or
 /// the last notice again. With `dry_run`, returns the message and changes
-/// nothing.
+/// nothing. The game is a player's: its rules are checked against those
+/// kept in `book`, and kept there when none are ([`RuleBook::keep`]).
 pub fn mail_game(
     path: &Path,
+    book: &RuleBook,
     config: &Config,
     what: What,
     dry_run: bool,
     now: DateTime<Utc>,
 ) -> Result<Outcome, PostError> {
     if dry_run {
-        let game = store::load(path)?;
+        let game = store::load(path, Some(book))?;
         return Ok(match prepare(&game, path, config, what, now)? {
             Some((_, message, _)) => {
                 Outcome::DryRun(String::from_utf8_lossy(&message.formatted()).into_owned())
@@ -137,7 +139,9 @@ pub fn mail_game(
         });
     }
     let _lock = store::lock(path)?;
-    let game = store::load(path)?;
+    let game = store::load(path, Some(book))?;
+    // The save below is a player's: the game's rules are kept first.
+    book.keep(&game)?;
     let Some((next, message, record)) = prepare(&game, path, config, what, now)? else {
         return Ok(Outcome::UpToDate {
             last: game.notices().last().cloned(),

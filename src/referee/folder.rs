@@ -278,7 +278,7 @@ impl Referee {
                 self.dir.display()
             )));
         }
-        store::create(&path, game)?;
+        store::create(&path, game, None)?;
         Ok(gid)
     }
 
@@ -326,7 +326,7 @@ pub fn lock_game(path: &Path, wait: Duration) -> Result<GameLock, RefereeError> 
 
 /// Reads a game, for the referee: a damaged file is an error of the folder.
 pub fn load_game(path: &Path) -> Result<Game, RefereeError> {
-    store::load(path).map_err(|e| match e {
+    store::load(path, None).map_err(|e| match e {
         GameError::Io { .. } => RefereeError::from(e),
         other => RefereeError::Config(format!("{}: {other}", path.display())),
     })

@@ -107,6 +107,7 @@ pub static SPEC: Spec = Spec {
     repetitions_since_reset: true,
     never_repeats: true,
     looks_back: false,
+    rules_version: 1,
     no_resigning: None,
     endings: Endings::FIDE,
 };

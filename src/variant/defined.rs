@@ -104,6 +104,8 @@ pub fn register(def: &Def, file: &str) -> Result<Variant, String> {
         repetitions_since_reset: true,
         never_repeats: false,
         looks_back: false,
+        // A definition's rules are its text, which a game records.
+        rules_version: 0,
         no_resigning: None,
         endings: endings(def),
     };

@@ -124,6 +124,7 @@ pub static SPEC: Spec = Spec {
     repetitions_since_reset: false,
     never_repeats: false,
     looks_back: false,
+    rules_version: 1,
     no_resigning: None,
     endings: Endings::FIDE,
 };

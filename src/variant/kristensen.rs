@@ -120,6 +120,7 @@ pub static SPEC: Spec = Spec {
     never_repeats: false,
     looks_back: true,
     // KR-11.
+    rules_version: 1,
     no_resigning: Some(
         "resigning is forbidden in Kristensen's Game (KR-11): play on, or agree a draw",
     ),

@@ -239,6 +239,13 @@ pub struct Spec {
     /// Whether [`Rules::history_outcome`] can end a game (it looks back
     /// over the positions): readers then keep the history for it.
     pub looks_back: bool,
+    /// The version of postal's rules of the variant, recorded in every
+    /// game of it (issue 42): raised whenever a change of the rules would
+    /// play a game differently, so that a game started under the old
+    /// version is refused, saying so, rather than played on under the
+    /// new one. A defined variant's rules are its definition's text,
+    /// which the game records instead (0 here).
+    pub rules_version: u32,
     /// Why a player may not resign, with the rule's id; `None` where
     /// resigning is allowed.
     pub no_resigning: Option<&'static str>,

@@ -15,6 +15,7 @@ pub use super::{names, referee, NOW};
 pub fn postal_cmd() -> Command {
     let mut c = Command::new(assert_cmd::cargo::cargo_bin("postal"));
     c.env("POSTAL_NOW", NOW)
+        .env("XDG_DATA_HOME", super::data_home())
         .env_remove("POSTAL_TEST_FAIL_AT")
         .env("XDG_CONFIG_HOME", "/nonexistent")
         .env("POSTAL_IMAP_PASSWORD", PASSWORD);
@@ -34,7 +35,7 @@ pub fn run_ok(c: &mut Command) -> String {
 
 pub fn moves(r: &Path, gid: &str) -> Vec<String> {
     let referee = postal::referee::Referee::open(r).unwrap();
-    let game = postal::game::store::load(&referee.game_path(gid)).unwrap();
+    let game = postal::game::store::load(&referee.game_path(gid), None).unwrap();
     game.moves().iter().map(|m| m.played.clone()).collect()
 }
 
@@ -42,7 +43,7 @@ pub fn moves(r: &Path, gid: &str) -> Vec<String> {
 /// the game's current notice; `n` makes its Message-ID.
 pub fn reply(r: &Path, gid: &str, command: &str, n: &str) -> Vec<u8> {
     let referee = postal::referee::Referee::open(r).unwrap();
-    let game = postal::game::store::load(&referee.game_path(gid)).unwrap();
+    let game = postal::game::store::load(&referee.game_path(gid), None).unwrap();
     let side = game.turn();
     let to = postal::referee::letter::reply_address(&referee, gid, &game, side);
     let from = if side == postal::Color::White {

@@ -10,9 +10,19 @@ pub mod smtp;
 use assert_cmd::Command;
 use postal::{Effects, Position, Square, Variant};
 
-/// The `postal` binary.
+/// The `postal` binary, keeping the games' rules (issue 42) in this test
+/// run's own data folder ([`data_home`]), never the user's.
 pub fn postal() -> Command {
-    Command::cargo_bin("postal").expect("binary built")
+    let mut c = Command::cargo_bin("postal").expect("binary built");
+    c.env("XDG_DATA_HOME", data_home());
+    c
+}
+
+/// The data folder (`XDG_DATA_HOME`) of every `postal` the tests run:
+/// one a run, under Cargo's temporary folder for tests, so that a run
+/// never reads or writes the user's records of games' rules.
+pub fn data_home() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("data-{}", std::process::id()))
 }
 
 /// A position of `variant` from its text; panics naming the text.

@@ -171,6 +171,13 @@ or a password_command. It is never stored in a file.",
             "Without XDG_CONFIG_HOME, the settings are ~/.config/postal/config.toml.",
         ));
     }
+    if uses_game_file(name) || name.is_empty() {
+        out.push((
+            "XDG_DATA_HOME",
+            "Where the rules of each game are kept: $XDG_DATA_HOME/postal/rules (without it, \
+~/.local/share/postal/rules, under HOME).",
+        ));
+    }
     if ["variants", "perft", "moves"].contains(&name) || name.is_empty() {
         out.push((
             "POSTAL_VARIANTS",
@@ -204,6 +211,13 @@ control, every move and act. Every change replaces it whole (a temporary file re
         out.push((
             "FILE.lock",
             "Beside the state file: the advisory lock that serialises changes to it.",
+        ));
+        out.push((
+            "~/.local/share/postal/rules/ID.json",
+            "The rules each game was started with, by its id (or under \
+$XDG_DATA_HOME/postal/rules): written when the game is started or first saved here; a game file \
+whose rules differ from them (a renamed variant, another version of postal's rules, a changed \
+definition) is refused, saying what changed.",
         ));
     }
     if mails || name.is_empty() {

@@ -4,6 +4,8 @@
 //! and the result derived from the moves and events.
 
 use super::*;
+use crate::game::notices::derived_game_id;
+use crate::game::rulebook::{same_rules, RulesRecord};
 
 /// A recorded move replayed on the fast line `line`, when all of it is
 /// plain: the game not over before it (`repeats` the occurrences of the
@@ -50,25 +52,7 @@ fn is_ending(act: &Act) -> bool {
 impl Game {
     /// Reads and checks a state file's text.
     pub fn from_json(text: &str) -> Result<Game, GameError> {
-        // The format is checked before anything else is read: a file that
-        // is not JSON is refused as such, then one that is not a game file
-        // of this major version, before any of its fields. A file that
-        // reads as a game file whole (the usual case) is read once, its
-        // format checked after; any other is read again, as any JSON, for
-        // what to say (a number out of range, say, is refused as such).
-        let file = match read_game_file(text) {
-            Ok(file) if top_is_object(text) => {
-                check_format_name(&file.format)?;
-                file
-            }
-            typed => {
-                let value: serde_json::Value =
-                    serde_json::from_str(text).map_err(|e| json_error(text, e))?;
-                check_format(&value)?;
-                typed.map_err(|e| json_error(text, e))?
-            }
-        };
-        Game::from_file(file)
+        Game::from_file(GameFile::from_json(text)?)
     }
 
     /// Checks a file: replays the moves, compares the cache, derives the
@@ -80,6 +64,14 @@ impl Game {
     /// [`Game::from_file`], with the plain moves of chess and Gardner's
     /// minichess replayed on the bitboards ([`plain_ply`]) when `plain`.
     pub(super) fn from_file_with(file: GameFile, plain: bool) -> Result<Game, GameError> {
+        // The rules the file plays are those it records it was started
+        // with, before anything is played by them (issue 42).
+        let file_rules = RulesRecord::of_file(&file)?;
+        let recorded = RulesRecord::in_file(&file)?;
+        if let Some(was) = &recorded {
+            let id = file.id.clone().unwrap_or_else(|| derived_game_id(&file));
+            same_rules(&id, was, &file_rules)?;
+        }
         let variant = match &file.definition {
             Some(text) => crate::variant::defined::from_text(text, &file.variant)
                 .map_err(|e| GameError::Corrupt(format!("the variant's definition: {e}")))?,
@@ -221,6 +213,16 @@ impl Game {
         game.file.result = derived;
         game.check_notices()?;
         game.check_conditional()?;
+        // A file written before the record was kept gets it, written by
+        // the next save, and its id fixed: the id a file without one is
+        // given is derived from its variant among others, and the
+        // player's record is found by it.
+        if recorded.is_none() {
+            file_rules.put_in(&mut game.file);
+            if game.file.id.is_none() {
+                game.file.id = Some(derived_game_id(&game.file));
+            }
+        }
         Ok(game)
     }
 

@@ -68,6 +68,7 @@ pub static SPEC: Spec = Spec {
     repetitions_since_reset: true,
     never_repeats: false,
     looks_back: false,
+    rules_version: 1,
     no_resigning: None,
     endings: Endings::FIDE,
 };
