@@ -414,7 +414,8 @@ impl Position {
     }
 
     /// The cell move of a piece move, when both its squares are on the
-    /// board (carried pieces and placements are not part of it).
+    /// board and it is not a drop (carried pieces and placements are not
+    /// part of it).
     pub fn cell_move(&self, m: &PieceMove) -> Option<CellMove> {
         let board = &self.board;
         let idx = |sq: Square| board.index(sq).map(|i| i as u32);
@@ -428,6 +429,8 @@ impl Position {
                 rook: idx(rook)?,
                 rook_to: idx(rook_to)?,
             },
+            // The shared generator makes no drops.
+            MoveKind::Drop => return None,
         };
         Some(CellMove {
             from: idx(m.from)?,

@@ -20,6 +20,9 @@ pub enum MoveKind {
         rook: Square,
         rook_to: Square,
     },
+    /// A piece put from its side's hand onto the empty square `to`
+    /// (`from` is `to`): a defined variant's drop, written `N@f3`.
+    Drop,
 }
 
 /// A move of one piece (and, in Corral Chess, what it carries), with the

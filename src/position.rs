@@ -262,6 +262,14 @@ impl Position {
         next
     }
 
+    /// The pieces `color` holds in hand to drop, by kind with how many
+    /// (a defined variant with drops,
+    /// [`crate::variant::defined::Defined::hand`]); `None` where the
+    /// variant has no hands.
+    pub fn hand(&self, color: Color) -> Option<Vec<(Role, u8)>> {
+        self.variant.defined()?.hand(self, color)
+    }
+
     /// Is the side to move in check?
     pub fn is_check(&self) -> bool {
         self.variant.rules().in_check(self)
@@ -513,9 +521,10 @@ fn apply_on_board(board: &mut Board, us: Color, m: &PieceMove) {
     };
     let moving = board.cell(from);
     board.set_cell(from, Stack::EMPTY);
-    let placed = match m.promotion {
-        Some(p) => Stack::single(Piece::new(us, p)),
-        None => moving,
+    let placed = match (m.kind, m.promotion) {
+        (MoveKind::Drop, _) => Stack::single(Piece::new(us, m.role)),
+        (_, Some(p)) => Stack::single(Piece::new(us, p)),
+        (_, None) => moving,
     };
     board.set_cell(to, placed);
     match m.kind {

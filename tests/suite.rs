@@ -23,6 +23,7 @@ mod imap;
 mod imap_load;
 mod ini_agree;
 mod ini_cli;
+mod ini_drops;
 mod ini_endings;
 mod ini_positions;
 mod kristensen;

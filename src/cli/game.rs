@@ -197,7 +197,7 @@ pub fn players(game: &Game) -> String {
 /// The current board in ASCII with the players, the last move and where
 /// the game stands.
 pub fn summary(game: &Game, now: DateTime<Utc>) -> String {
-    let mut out = ascii::board(&game.current().board, Options::default());
+    let mut out = ascii::position_board(game.current(), Options::default());
     out.push('\n');
     out.push_str(&players(game));
     if let Some(last) = game.moves().len().checked_sub(1) {

@@ -54,7 +54,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
     }
     text.push('\n');
-    text.push_str(&ascii::board(&game.current().board, Options::default()));
+    text.push_str(&ascii::position_board(game.current(), Options::default()));
     text.push('\n');
     text.push_str(&standing(&game, now));
     emit(out, &text)?;

@@ -118,7 +118,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     let bytes = match args.format {
         Format::Ascii => format!(
             "{}\n{}",
-            ascii::board(&pos.board, opts.clone()),
+            ascii::position_board(pos, opts.clone()),
             caption(&game, ply, now)
         )
         .into_bytes(),

@@ -55,7 +55,7 @@ pub fn run(mut args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     let mut text = format!("{said}\n");
     if step == Proposal::Accept {
         text.push('\n');
-        text.push_str(&ascii::board(&game.current().board, Options::default()));
+        text.push_str(&ascii::position_board(game.current(), Options::default()));
         text.push('\n');
     }
     text.push_str(&standing(&game, now));

@@ -380,7 +380,7 @@ pub fn build(
     let pos = game.current();
     let last = game.moves().len().checked_sub(1);
     let opts = render::Options::for_position(pos, game.last_move());
-    let board = render::ascii::board(&pos.board, opts.clone());
+    let board = render::ascii::position_board(pos, opts.clone());
     let mut tail = vec![Block::Line(format!(
         "{variant}: {} v {}, game {id}.",
         who(game, Color::White),

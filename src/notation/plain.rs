@@ -67,6 +67,7 @@ pub(super) fn parse_plain(body: &str) -> Option<ParsedMove> {
             to,
             promotions: promotion.into_iter().collect(),
             place: None,
+            drop: false,
         }),
     };
     Some(ParsedMove {

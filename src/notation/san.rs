@@ -53,6 +53,9 @@ pub struct PieceText {
     pub promotions: Vec<Role>,
     /// `@sq`: the square a Building Chess turn adds.
     pub place: Option<Square>,
+    /// A drop from the hand, `N@f3` (`@e4` or `P@e4` for a pawn): the
+    /// piece, no origin, the square.
+    pub drop: bool,
 }
 
 impl PieceText {
@@ -321,8 +324,27 @@ fn piece_move(input: &str) -> IResult<&str, MoveText> {
         to,
         promotions,
         place,
+        drop: false,
     };
     Ok((rest, MoveText::Piece(text)))
+}
+
+/// A drop from the hand as Fairy-Stockfish and lichess write it: `N@f3`,
+/// `P@e4` (or `@e4` for a pawn).
+fn drop_move(input: &str) -> IResult<&str, MoveText> {
+    map((opt(role_letter), char('@'), square), |(role, _, to)| {
+        MoveText::Piece(PieceText {
+            roles: role.into_iter().collect(),
+            from_file: None,
+            from_rank: None,
+            capture: false,
+            to,
+            promotions: Vec::new(),
+            place: None,
+            drop: true,
+        })
+    })
+    .parse(input)
 }
 
 fn swap_step(input: &str) -> IResult<&str, SwapStep> {
@@ -368,7 +390,11 @@ fn glyph(input: &str) -> IResult<&str, Option<&'static str>> {
 /// rest (for readers that scan running text).
 pub fn parse_prefix(input: &str) -> IResult<&str, ParsedMove> {
     map(
-        (alt((castle, swap_move, piece_move)), check_mark, glyph),
+        (
+            alt((castle, swap_move, drop_move, piece_move)),
+            check_mark,
+            glyph,
+        ),
         |(text, check, glyph)| ParsedMove { text, check, glyph },
     )
     .parse(input)

@@ -242,7 +242,7 @@ pub fn options(game: &Game, side: Color, now: DateTime<Utc>) -> String {
 
 /// The board, the score and what the recipient may do.
 pub fn standing(game: &Game, side: Color, now: DateTime<Utc>) -> String {
-    let mut t = ascii::board(&game.current().board, Options::default());
+    let mut t = ascii::position_board(game.current(), Options::default());
     t.push('\n');
     let s = score(game);
     if !s.is_empty() {

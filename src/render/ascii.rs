@@ -13,7 +13,7 @@
 //! style, so `verify` can read them back; highlights (check, last move)
 //! are said in words under the board.
 
-use super::{status_lines, Diagram, Options, OFF_GRID_KEY};
+use super::{status_lines, Diagram, Options};
 use crate::board::Board;
 use crate::piece::Stack;
 use crate::position::Position;
@@ -29,7 +29,7 @@ fn cell_text(cell: Option<Stack>) -> String {
 /// Lays out a diagram as text, `cell` writing what stands on a square
 /// (`None`: a hole). Columns are as wide as their widest entry, so stacks
 /// and labels like `(0,_)` fit; widths count characters, not bytes. A
-/// board with squares off the a1 grid ends with [`OFF_GRID_KEY`].
+/// board with squares off the a1 grid ends with [`super::OFF_GRID_KEY`].
 pub(crate) fn grid(diagram: &Diagram, cell: impl Fn(Option<Stack>) -> String) -> String {
     let texts: Vec<Vec<String>> = (0..diagram.ranks.len())
         .map(|row| {
@@ -72,12 +72,9 @@ pub(crate) fn grid(diagram: &Diagram, cell: impl Fn(Option<Stack>) -> String) ->
         out.push('\n');
         line(&mut out, &labels);
         out.push('\n');
-        if diagram.off_grid() {
-            out.push_str(&format!(" {OFF_GRID_KEY}\n"));
-        }
     }
-    if let Some(part) = &diagram.part {
-        out.push_str(&format!(" {part}\n"));
+    for note in diagram.notes() {
+        out.push_str(&format!(" {note}\n"));
     }
     if let Some((prison, _)) = &diagram.prison {
         out.push_str(&format!(
@@ -93,6 +90,12 @@ pub fn board(board: &Board, opts: Options) -> String {
     grid(&Diagram::new(board, None, &opts), cell_text)
 }
 
+/// The board of a position with the notes under it (the pieces in hand,
+/// where the variant has them), without the status lines.
+pub fn position_board(pos: &Position, opts: Options) -> String {
+    grid(&Diagram::of_position(pos, &opts), cell_text)
+}
+
 /// The board of a position, whose move it is, and the highlights in words.
 pub fn position(pos: &Position, opts: Options) -> String {
     let mut out = grid(&Diagram::of_position(pos, &opts), cell_text);
@@ -104,6 +107,7 @@ pub fn position(pos: &Position, opts: Options) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::OFF_GRID_KEY;
     use crate::square::Square;
     use crate::variant::Variant;
 

@@ -201,6 +201,9 @@ pub struct Diagram {
     /// When the board spans more than [`MAX_DRAWN`] files or ranks, the
     /// diagram shows the part around the pieces, and this says so.
     pub part: Option<String>,
+    /// The pieces in hand, in words, where the variant has drops
+    /// ([`hand_note`]).
+    pub hand: Option<String>,
 }
 
 /// The most files or ranks a diagram draws: a larger grown Building board
@@ -355,12 +358,26 @@ impl Diagram {
             coordinates: opts.coordinates,
             legend,
             part,
+            hand: None,
         }
     }
 
     /// Lays out a position's board.
     pub fn of_position(pos: &Position, opts: &Options) -> Diagram {
-        Diagram::new(&pos.board, Some(pos.variant), opts)
+        Diagram {
+            hand: hand_note(pos),
+            ..Diagram::new(&pos.board, Some(pos.variant), opts)
+        }
+    }
+
+    /// The notes under the board: where the off-grid coordinates come
+    /// from, the part drawn, the pieces in hand.
+    pub fn notes(&self) -> impl Iterator<Item = &str> {
+        (self.coordinates && self.off_grid())
+            .then_some(OFF_GRID_KEY)
+            .into_iter()
+            .chain(self.part.as_deref())
+            .chain(self.hand.as_deref())
     }
 
     /// The label of a column: its file letter, or `(n,_)` off the a-z
@@ -445,6 +462,27 @@ pub const OFF_GRID_KEY: &str =
     "squares off the grid are (file,rank), with files counted from a = 1";
 
 /// Whose move it is and what the highlights mean, under a text board.
+/// The pieces each side holds in hand, in words, where the variant has
+/// drops: `in hand: White Q N P P; Black none`.
+pub fn hand_note(pos: &Position) -> Option<String> {
+    let side = |color: Color| -> Option<String> {
+        let hand = pos.hand(color)?;
+        if hand.is_empty() {
+            return Some("none".into());
+        }
+        let letters: Vec<String> = hand
+            .iter()
+            .flat_map(|&(role, n)| std::iter::repeat_n(role.char().to_string(), n as usize))
+            .collect();
+        Some(letters.join(" "))
+    };
+    Some(format!(
+        "in hand: White {}; Black {}",
+        side(Color::White)?,
+        side(Color::Black)?
+    ))
+}
+
 fn status_lines(turn: Color, opts: &Options) -> String {
     let mut out = format!("{turn} to move");
     if !opts.check.is_empty() {

@@ -36,7 +36,7 @@ pub fn score(game: &Game, every: usize, figurines: bool) -> String {
         out.push_str("[SetUp \"1\"]\n\n");
     }
     let diagram = |pos: &Position| {
-        let mut d = ascii::board(&pos.board, Options::default());
+        let mut d = ascii::position_board(pos, Options::default());
         d.push_str(&format!("\n{} to move\n\n", pos.turn));
         d
     };

@@ -9,7 +9,7 @@
 //! Lengths are in units of 1/100 of a square; the `width` and `height`
 //! attributes scale that to [`Options::size`] pixels per square.
 
-use super::{glyphs, Cell, Diagram, Mark, Options, OFF_GRID_KEY};
+use super::{glyphs, Cell, Diagram, Mark, Options};
 use crate::color::Color;
 use crate::piece::{Piece, Stack};
 use crate::position::Position;
@@ -69,7 +69,7 @@ struct Layout {
     prison_y: Option<i64>,
     /// The legend: each fairy piece's top and its text in lines.
     legend: Vec<(i64, Vec<String>)>,
-    /// The lines of [`OFF_GRID_KEY`] and their baselines.
+    /// The lines of [`super::OFF_GRID_KEY`] and their baselines.
     key: Vec<(i64, String)>,
     width: i64,
     height: i64,
@@ -127,11 +127,7 @@ fn layout(d: &Diagram) -> Layout {
     let mut y = y0 + rows * UNIT + coord;
     let mut key = Vec::new();
     let room = (cols * UNIT).max(LEGEND_MIN_WIDTH);
-    let notes = (d.coordinates && d.off_grid())
-        .then_some(OFF_GRID_KEY)
-        .into_iter()
-        .chain(d.part.as_deref());
-    for note in notes {
+    for note in d.notes() {
         for line in wrap(note, room) {
             width = width.max(x0 + text_width(&line, LEGEND_FONT) + PAD);
             key.push((y + LEGEND_FONT * 35 / 100 + LEGEND_LEADING / 2, line));

@@ -100,8 +100,9 @@ pub fn register(def: &Def, file: &str) -> Result<Variant, String> {
         variant,
         // Fairy-Stockfish compares a position with those since the last
         // capture or pawn move (its `rule50` counter, the position's
-        // halfmove clock).
-        repetitions_since_reset: true,
+        // halfmove clock); where taken pieces go to hand, with all before
+        // it, a capture being no longer for good.
+        repetitions_since_reset: !def.captures_to_hand,
         never_repeats: false,
         looks_back: false,
         // A definition's rules are its text, which a game records.
@@ -202,6 +203,26 @@ impl Defined {
         })
     }
 
+    /// The pieces `color` holds in hand to drop, by kind with how many,
+    /// in the order a position text writes them; `None` where the variant
+    /// has no hands.
+    pub fn hand(&self, pos: &Position, color: Color) -> Option<Vec<(Role, u8)>> {
+        let d = self;
+        if !d.def.piece_drops {
+            return None;
+        }
+        let p = engine(pos)?;
+        let mut kinds: Vec<usize> = (0..d.def.kinds.len()).collect();
+        kinds.sort_by_key(|&k| std::cmp::Reverse(d.def.kinds[k].order));
+        let side = &p.hands[usize::from(color == Color::Black)];
+        Some(
+            kinds
+                .into_iter()
+                .filter_map(|k| side.get(k).filter(|&&n| n > 0).map(|&n| (d.roles[k], n)))
+                .collect(),
+        )
+    }
+
     /// The position of this variant the engine's position stands for.
     pub fn position(&self, pos: Pos) -> Position {
         let mut board = Board::rect(pos.files as i16, pos.ranks as i16);
@@ -243,6 +264,10 @@ impl Defined {
                 rook: square(pos, rook_from),
                 rook_to: square(pos, rook_to),
             },
+            Special::Drop(k) => {
+                pm.role = self.roles[k as usize];
+                MoveKind::Drop
+            }
         };
         Move::Piece(pm)
     }
@@ -333,7 +358,7 @@ impl Rules for DefinedRules {
         let mut effects = Effects::default();
         let taken = match m.special {
             Special::EnPassant(c) => Some(c),
-            Special::Castle { .. } => None,
+            Special::Castle { .. } | Special::Drop(_) => None,
             Special::None => Some(m.to),
         };
         if let Some(at) = taken {

@@ -21,6 +21,7 @@ pub fn piece_matches(t: &PieceText, m: &PieceMove) -> bool {
         && t.from_file.is_none_or(|f| f == m.from.file)
         && t.from_rank.is_none_or(|r| r == m.from.rank)
         && !matches!(m.kind, MoveKind::Castle { .. })
+        && t.drop == (m.kind == MoveKind::Drop)
         && t.place.is_none_or(|p| m.place == Some(p))
         && (t.promotions.is_empty() || promotions_match(&t.promotions, m))
 }
@@ -158,6 +159,27 @@ pub fn explain_illegal(pos: &Position, text: &MoveText) -> MoveError {
             "{} has no swap sequences",
             pos.variant.spec().title
         )),
+        MoveText::Piece(t) if t.drop => {
+            let role = t.mover();
+            let held = pos
+                .hand(pos.turn)
+                .unwrap_or_default()
+                .iter()
+                .any(|&(r, n)| r == role && n > 0);
+            if !held {
+                MoveError::illegal(format!("{side} has no {} in hand", role.name()))
+            } else if pseudo
+                .iter()
+                .any(|m| matches!(m, Move::Piece(pm) if piece_matches(t, pm)))
+            {
+                MoveError::illegal(format!(
+                    "it would leave the {} king attacked",
+                    side.to_lowercase()
+                ))
+            } else {
+                MoveError::illegal(format!("a {} may not be dropped on {}", role.name(), t.to))
+            }
+        }
         MoveText::Piece(t) => {
             if let Some(long) = king_two_aside(pos, t) {
                 // FI-2: a king moves two squares only in castling.

@@ -119,6 +119,11 @@ fn write_piece_san(
         });
         return;
     }
+    if m.kind == MoveKind::Drop {
+        // As Fairy-Stockfish writes a drop, a pawn's with its letter too.
+        let _ = write!(s, "{}@{}", m.role.char(), m.to);
+        return;
+    }
     if m.role == Role::Pawn && m.carried.is_empty() {
         // A pawn's file before a capture; before a step too where another
         // pawn steps there (a defined variant's pawn that moves aside).
@@ -173,6 +178,9 @@ pub fn write_long(pos: &Position, mv: &Move) -> String {
             "O-O"
         }
         .to_string();
+    }
+    if m.kind == MoveKind::Drop {
+        return format!("{}@{}", m.role.char(), m.to);
     }
     let mut s = String::new();
     if m.role != Role::Pawn || !m.carried.is_empty() {

@@ -44,7 +44,15 @@ impl Frames {
     /// The frame of a diagram, drawn the first time its shape is seen.
     fn of(&mut self, d: &Diagram) -> usize {
         let mut h = DefaultHasher::new();
-        (&d.files, &d.ranks, d.coordinates, &d.legend, &d.part).hash(&mut h);
+        (
+            &d.files,
+            &d.ranks,
+            d.coordinates,
+            &d.legend,
+            &d.part,
+            &d.hand,
+        )
+            .hash(&mut h);
         d.prison.as_ref().map(|(_, col)| *col).hash(&mut h);
         for c in &d.cells {
             (c.square, c.col, c.row).hash(&mut h);
@@ -175,7 +183,11 @@ pub fn lay_out(
             .map_err(|error| ReplayError { ply: i + 1, error })?;
     }
     let new_board = |pos: Position, frames: &mut Frames| {
-        let d = Diagram::of_position(&pos, opts);
+        // The live board's frame stays as the pieces move: no hand in it.
+        let d = Diagram {
+            hand: None,
+            ..Diagram::of_position(&pos, opts)
+        };
         for (_, st) in pos.board.occupied() {
             frames
                 .pieces

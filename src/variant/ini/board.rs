@@ -2,10 +2,17 @@
 //! conventions: FEN with decimal runs of empty squares (`10` on wide
 //! boards), castling rights `KQkq` found as Fairy-Stockfish finds them,
 //! an en passant square only where a pawn could take there; moves in UCI
-//! form (`e2e4`, `a9a10q`, castling as the king's move `e1g1`).
+//! form (`e2e4`, `a9a10q`, castling as the king's move `e1g1`, a drop
+//! `N@f3`). Pieces in hand are written in brackets after the board
+//! (`RNBQKBNR[Qp]`), a promoted piece that goes back to hand as a pawn
+//! with `~` after its letter (`Q~`), as Fairy-Stockfish writes them.
 
 use super::def::{bit, Def, Part, Region};
 use std::fmt::Write;
+
+/// The most pieces of one kind a side may hold in hand: more than any
+/// game can capture, and small enough for a byte.
+pub const MOST_IN_HAND: u8 = 200;
 
 /// A piece: kind index into [`Def::kinds`] and side (0 White, 1 Black).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -33,6 +40,11 @@ pub struct Pos {
     pub ep: Vec<u8>,
     pub halfmove: u32,
     pub fullmove: u32,
+    /// Pieces in hand, `[color][kind]`; empty without `pieceDrops`.
+    pub hands: [Vec<u8>; 2],
+    /// The squares of promoted pieces, as bits by square (which go back
+    /// to hand as pawns when taken); only with `capturesToHand`.
+    pub promoted: u128,
 }
 
 /// What a move does beyond taking a piece from one square to another.
@@ -46,6 +58,9 @@ pub enum Special {
         rook_from: u8,
         rook_to: u8,
     },
+    /// A piece of this kind put from the hand onto the empty square `to`
+    /// (`from` is `to`).
+    Drop(u8),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -59,12 +74,14 @@ pub struct Mv {
 impl Pos {
     /// Whether `other` is this position for repetitions, as
     /// Fairy-Stockfish's key tells them apart: the men, the side to move,
-    /// castling rights and en passant squares; the move counters aside.
+    /// castling rights, en passant squares and the pieces in hand; the
+    /// move counters (and which pieces were promoted) aside.
     pub fn repeats(&self, other: &Pos) -> bool {
         self.cells == other.cells
             && self.turn == other.turn
             && self.castling == other.castling
             && self.ep == other.ep
+            && self.hands == other.hands
     }
 
     /// The position with its move counters at zero: equal to another's
@@ -73,6 +90,7 @@ impl Pos {
         Pos {
             halfmove: 0,
             fullmove: 0,
+            promoted: 0,
             ..self.clone()
         }
     }
@@ -132,6 +150,7 @@ impl Pos {
     fn read(def: &Def, fen: &str, check: bool) -> Result<Pos, String> {
         let mut parts = fen.split_whitespace();
         let board = parts.next().ok_or("empty position text")?;
+        let hand_size = if def.piece_drops { def.kinds.len() } else { 0 };
         let mut pos = Pos {
             files: def.files,
             ranks: def.ranks,
@@ -141,7 +160,23 @@ impl Pos {
             ep: Vec::new(),
             halfmove: 0,
             fullmove: 1,
+            hands: [vec![0; hand_size], vec![0; hand_size]],
+            promoted: 0,
         };
+        // The hand: in brackets after the board, or as one more rank.
+        let (board, hand) = match board.split_once('[') {
+            Some((b, h)) => match h.strip_suffix(']') {
+                Some(h) => (b, Some(h)),
+                None => return Err(format!("`[{h}` has no closing `]`")),
+            },
+            None if def.piece_drops && board.split('/').count() == def.ranks as usize + 1 => board
+                .rsplit_once('/')
+                .map_or((board, None), |(b, h)| (b, Some(h))),
+            None => (board, None),
+        };
+        if let Some(hand) = hand {
+            pos.read_hand(def, hand)?;
+        }
         let rows: Vec<&str> = board.split('/').collect();
         if rows.len() != def.ranks as usize {
             return Err(format!(
@@ -154,7 +189,18 @@ impl Pos {
             let rank = def.ranks - 1 - i as i8;
             let mut file: i16 = 0;
             let mut run = 0i16;
+            // The square of the piece just read, which a `~` marks as
+            // promoted.
+            let mut promoted_next: Option<u8> = None;
             for c in row.chars() {
+                if c == '~' {
+                    let sq = promoted_next
+                        .take()
+                        .ok_or("`~` (a promoted piece) must follow a piece's letter")?;
+                    pos.promoted |= 1u128 << sq;
+                    continue;
+                }
+                promoted_next = None;
                 if let Some(d) = c.to_digit(10) {
                     run = run * 10 + d as i16;
                     if run > def.files as i16 {
@@ -184,6 +230,8 @@ impl Pos {
                     color,
                 });
                 file += 1;
+                promoted_next = Some(sq);
+                continue;
             }
             file += run;
             if file != def.files as i16 {
@@ -257,6 +305,52 @@ impl Pos {
             return Err(format!("unexpected `{extra}` after the move number"));
         }
         Ok(pos)
+    }
+
+    /// Reads the pieces in hand: letters of the variant's pieces, White's
+    /// in upper case, Black's in lower case, in any order.
+    fn read_hand(&mut self, def: &Def, hand: &str) -> Result<(), String> {
+        if !def.piece_drops {
+            return Err(format!(
+                "`{hand}`: pieces in hand, and this variant has no drops"
+            ));
+        }
+        for c in hand.chars() {
+            if c == '-' {
+                continue;
+            }
+            let kind = def
+                .kind_of(c)
+                .ok_or_else(|| format!("`{c}` in hand is not a piece of this variant"))?;
+            let color = usize::from(!c.is_ascii_uppercase());
+            let n = &mut self.hands[color][kind];
+            *n = n
+                .checked_add(1)
+                .filter(|&n| n <= MOST_IN_HAND)
+                .ok_or_else(|| format!("more than {MOST_IN_HAND} of `{c}` in hand"))?;
+        }
+        Ok(())
+    }
+
+    /// The hand as Fairy-Stockfish writes it: White's pieces, then
+    /// Black's, each from the last kind in its order of types to the
+    /// first (`QRBNPqrbnp`).
+    fn write_hand(&self, def: &Def, out: &mut String) {
+        let mut kinds: Vec<usize> = (0..def.kinds.len()).collect();
+        kinds.sort_by_key(|&k| std::cmp::Reverse(def.kinds[k].order));
+        for color in 0..2u8 {
+            for &k in &kinds {
+                let n = self.hands[color as usize].get(k).copied().unwrap_or(0);
+                let letter = Pos::letter(
+                    def,
+                    Man {
+                        kind: k as u8,
+                        color,
+                    },
+                );
+                out.extend(std::iter::repeat_n(letter, n as usize));
+            }
+        }
     }
 
     /// The first square, from a1 rank by rank, holding a man of `color`
@@ -531,6 +625,13 @@ impl Pos {
                             run = 0;
                         }
                         s.push(Pos::letter(def, m));
+                        let square = rank as u32 * self.files as u32 + file as u32;
+                        if self.promoted & (1u128 << square) != 0
+                            && def.captures_to_hand
+                            && !def.drop_loop
+                        {
+                            s.push('~');
+                        }
                     }
                 }
             }
@@ -540,6 +641,11 @@ impl Pos {
             if rank > 0 {
                 s.push('/');
             }
+        }
+        if def.piece_drops {
+            s.push('[');
+            self.write_hand(def, &mut s);
+            s.push(']');
         }
         s.push_str(if self.turn == 0 { " w " } else { " b " });
         let mut rights = String::new();
@@ -568,6 +674,13 @@ impl Pos {
 
     /// The UCI text of a move.
     pub fn uci(&self, def: &Def, mv: &Mv) -> String {
+        if let Special::Drop(k) = mv.special {
+            return format!(
+                "{}@{}",
+                def.kinds[k as usize].letter,
+                self.square_name(mv.to)
+            );
+        }
         // Castling is the king's move to its square, unless a plain move
         // of the king goes there too: then, as Fairy-Stockfish writes
         // it, the king's move onto its rook.

@@ -183,6 +183,27 @@ flagRegionBlack = *1
 
 [misere:chess]
 checkmateValue = win
+
+[crazyhouse:chess]
+startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1
+pieceDrops = true
+capturesToHand = true
+
+[loop:crazyhouse]
+dropLoop = true
+
+[chessgi:loop]
+firstRankPawnDrops = true
+
+[pocketknight:chess]
+startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1
+pieceDrops = true
+pocketSize = 2
+
+[capahouse:capablanca]
+startFen = rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR[] w KQkq - 0 1
+pieceDrops = true
+capturesToHand = true
 ";
 
 /// The built-in parents, read once.

@@ -157,6 +157,20 @@ pub struct Def {
     /// The flying general: the royal kings attack each other, and the
     /// squares between, along an open file or rank (`flyingGeneral`).
     pub flying_general: bool,
+    /// Pieces in hand may be dropped onto an empty square (`pieceDrops`).
+    pub piece_drops: bool,
+    /// A piece taken goes to the hand of the side that took it
+    /// (`capturesToHand`), a promoted one as a pawn again.
+    pub captures_to_hand: bool,
+    /// A promoted piece taken goes to hand as it stands, not as a pawn
+    /// (`dropLoop`).
+    pub drop_loop: bool,
+    /// Pawns may be dropped on their side's first rank
+    /// (`firstRankPawnDrops`).
+    pub first_rank_pawn_drops: bool,
+    /// Pawns may be dropped in their promotion region
+    /// (`promotionZonePawnDrops`).
+    pub promotion_zone_pawn_drops: bool,
     /// The section's text and its ancestors' (outermost first), as read:
     /// what a game file embeds so the game stays playable.
     pub source: Source,
@@ -295,6 +309,11 @@ impl Def {
             must_capture: false,
             checking: true,
             flying_general: false,
+            piece_drops: false,
+            captures_to_hand: false,
+            drop_loop: false,
+            first_rank_pawn_drops: false,
+            promotion_zone_pawn_drops: false,
             source: Source::default(),
         }
     }

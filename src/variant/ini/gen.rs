@@ -2,8 +2,10 @@
 //! end, with Fairy-Stockfish's meanings: its pawn (step, double step from
 //! a region, en passant, promotion in a region, limits per kind), castling
 //! of the king with a rook on the castling rank, Betza movement for the
-//! other pieces, check against the royal king, `mustCapture`, and the
-//! immediate ends (extinction, flag) after which no move is legal.
+//! other pieces, drops of pieces in hand (`pieceDrops`, taken pieces to
+//! hand with `capturesToHand`), check against the royal king,
+//! `mustCapture`, and the immediate ends (extinction, flag) after which no
+//! move is legal.
 
 use super::betza::Motion;
 use super::board::{Man, Mv, Pos, Special};
@@ -219,6 +221,42 @@ fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
         }
     }
     castling_moves(def, pos, out);
+    if def.piece_drops {
+        drops(def, pos, out);
+    }
+}
+
+/// Drops of the pieces in hand onto empty squares, as Fairy-Stockfish
+/// allows them: a pawn neither on its side's first rank (unless
+/// `firstRankPawnDrops`) nor in its promotion region (unless
+/// `promotionZonePawnDrops`).
+fn drops(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
+    let us = pos.turn;
+    let first_rank = if us == 0 { 0 } else { pos.ranks - 1 };
+    for (kind, &n) in pos.hands[us as usize].iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        let pawn = def.kinds[kind].part == Part::Pawn;
+        for to in 0..pos.cells.len() as u8 {
+            if pos.cells[to as usize].is_some() {
+                continue;
+            }
+            if pawn
+                && ((!def.promotion_zone_pawn_drops
+                    && pos.region_has(def.promotion_region[us as usize], to))
+                    || (!def.first_rank_pawn_drops && pos.file_rank(to).1 == first_rank))
+            {
+                continue;
+            }
+            out.push(Mv {
+                from: to,
+                to,
+                promotion: None,
+                special: Special::Drop(kind as u8),
+            });
+        }
+    }
 }
 
 fn pawn_moves(def: &Def, pos: &Pos, from: u8, out: &mut Vec<Mv>) {
@@ -356,7 +394,38 @@ pub fn play(def: &Def, pos: &Pos, mv: &Mv) -> Pos {
     let mut captured = pos.cells[mv.to as usize].is_some();
     let is_pawn = pos.part(def, mv.from) == Some(Part::Pawn);
     p.ep.clear();
+    let bit = |sq: u8| 1u128 << sq;
+    // A piece taken goes to the taker's hand (`capturesToHand`): a
+    // promoted one as the pawn it was, unless `dropLoop`.
+    let taken_at = match mv.special {
+        Special::EnPassant(taken) => Some(taken),
+        Special::None => Some(mv.to),
+        Special::Castle { .. } | Special::Drop(_) => None,
+    };
+    if let Some(at) = taken_at {
+        if let Some(t) = pos.cells[at as usize].filter(|t| t.color != us) {
+            if def.captures_to_hand {
+                let promoted = pos.promoted & bit(at) != 0;
+                let kind = match def.pawn() {
+                    Some(pawn) if promoted && !def.drop_loop => pawn,
+                    _ => t.kind as usize,
+                };
+                if let Some(n) = p.hands[us as usize].get_mut(kind) {
+                    *n = n.saturating_add(1);
+                }
+            }
+            p.promoted &= !bit(at);
+        }
+    }
     match mv.special {
+        Special::Drop(kind) => {
+            p.cells[mv.to as usize] = Some(Man { kind, color: us });
+            if let Some(n) = p.hands[us as usize].get_mut(kind as usize) {
+                *n = n.saturating_sub(1);
+            }
+            // Fairy-Stockfish resets its move counter at a drop.
+            captured = true;
+        }
         Special::Castle { rook_from, rook_to } => {
             let rook = p.cells[rook_from as usize].take();
             let king = p.cells[mv.from as usize].take();
@@ -373,11 +442,15 @@ pub fn play(def: &Def, pos: &Pos, mv: &Mv) -> Pos {
             p.cells[mv.to as usize] = p.cells[mv.from as usize].take();
         }
     }
+    if !matches!(mv.special, Special::Drop(_)) && pos.promoted & bit(mv.from) != 0 {
+        p.promoted = (p.promoted & !bit(mv.from)) | bit(mv.to);
+    }
     if let (Some(k), Some(m)) = (mv.promotion, moving) {
         p.cells[mv.to as usize] = Some(Man {
             kind: k,
             color: m.color,
         });
+        p.promoted |= bit(mv.to);
     }
     // Castling rights: a king or rook leaving, or a piece taken there.
     for c in 0..2 {
@@ -439,8 +512,11 @@ fn can_move_from(def: &Def, pos: &Pos, man: Man, sq: u8) -> bool {
 }
 
 fn is_capture(pos: &Pos, mv: &Mv) -> bool {
-    matches!(mv.special, Special::EnPassant(_))
-        || (!matches!(mv.special, Special::Castle { .. }) && pos.cells[mv.to as usize].is_some())
+    match mv.special {
+        Special::EnPassant(_) => true,
+        Special::Castle { .. } | Special::Drop(_) => false,
+        Special::None => pos.cells[mv.to as usize].is_some(),
+    }
 }
 
 /// Legal moves, none once the game has ended by extinction or a flag.
@@ -471,10 +547,12 @@ fn legal_ignoring_end(def: &Def, pos: &Pos) -> Vec<Mv> {
         });
     }
     if def.immobility_illegal {
-        all.retain(|m| {
-            m.promotion.is_some()
-                || m.special != Special::None
-                || pos.cells[m.from as usize].is_some_and(|man| can_move_from(def, pos, man, m.to))
+        all.retain(|m| match m.special {
+            Special::Drop(kind) => can_move_from(def, pos, Man { kind, color: us }, m.to),
+            Special::None if m.promotion.is_none() => {
+                pos.cells[m.from as usize].is_some_and(|man| can_move_from(def, pos, man, m.to))
+            }
+            _ => true,
         });
     }
     if def.must_capture && all.iter().any(|m| is_capture(pos, m)) {

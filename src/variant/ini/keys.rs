@@ -28,7 +28,6 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
         "false",
         "bughouse-style boards are not supported",
     ),
-    ("pocketSize", "0", "pieces in hand are not supported"),
     (
         "sittuyinPromotion",
         "false",
@@ -59,15 +58,6 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
     ),
     ("dropChecks", "true", "drops are not supported"),
     ("mustDrop", "false", "drops are not supported"),
-    ("pieceDrops", "false", "drops are not supported"),
-    ("dropLoop", "false", "drops are not supported"),
-    (
-        "capturesToHand",
-        "false",
-        "pieces in hand are not supported",
-    ),
-    ("firstRankPawnDrops", "false", "drops are not supported"),
-    ("promotionZonePawnDrops", "false", "drops are not supported"),
     ("dropOnTop", "false", "drops are not supported"),
     ("enclosingDrop", "none", "drops are not supported"),
     ("sittuyinRookDrop", "false", "drops are not supported"),
@@ -285,6 +275,12 @@ pub const PLAYED: &[&str] = &[
     "checking",
     "flyingGeneral",
     "immobilityIllegal",
+    "pieceDrops",
+    "capturesToHand",
+    "dropLoop",
+    "firstRankPawnDrops",
+    "promotionZonePawnDrops",
+    "pocketSize",
 ];
 
 pub fn neutral_keys() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
@@ -750,6 +746,21 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
     }
     if let Some(e) = rd.get("flagMove") {
         def.flag_move = boolean(e)?;
+    }
+    for (key, field) in [
+        ("pieceDrops", &mut def.piece_drops),
+        ("capturesToHand", &mut def.captures_to_hand),
+        ("dropLoop", &mut def.drop_loop),
+        ("firstRankPawnDrops", &mut def.first_rank_pawn_drops),
+        ("promotionZonePawnDrops", &mut def.promotion_zone_pawn_drops),
+    ] {
+        if let Some(e) = rd.get(key) {
+            *field = boolean(e)?;
+        }
+    }
+    // The pocket's size is for programs that draw the hand; any size.
+    if let Some(e) = rd.get("pocketSize") {
+        int(e)?;
     }
     for (key, default, why) in NEUTRAL {
         if let Some(e) = rd.get(key) {

@@ -292,6 +292,8 @@ impl Def {
             ep: Vec::new(),
             halfmove: 0,
             fullmove: 1,
+            hands: [Vec::new(), Vec::new()],
+            promoted: 0,
         })
     }
 }

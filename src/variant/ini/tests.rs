@@ -26,20 +26,20 @@ fn chess_from_the_ini_counts_fide_perft() {
 
 #[test]
 fn a_section_with_an_unknown_key_is_refused_with_its_place() {
-    let text = "[a:chess]\nmaxFile = 10\n  pieceDrops = true\n[b:a]\n[c:chess]\nfoo = 1\n";
+    let text = "[a:chess]\nmaxFile = 10\n  gating = true\n[b:a]\n[c:chess]\nfoo = 1\n";
     let loaded = load(text, "v.ini");
     assert!(loaded.defs.is_empty(), "{:?}", loaded.defs);
     let r = &loaded.refused[0];
-    assert_eq!((r.line, r.col, r.key.as_str()), (3, 16, "pieceDrops"));
-    assert!(r.why.contains("drops"), "{}", r.why);
+    assert_eq!((r.line, r.col, r.key.as_str()), (3, 12, "gating"));
+    assert!(r.why.contains("gating"), "{}", r.why);
     assert!(loaded.refused[1].why.contains("parent `a` was refused"));
     assert_eq!(loaded.refused[2].key, "foo");
     assert_eq!(
         r.with_caret(),
         format!(
-            "v.ini:3:16: variant `a` refused: pieceDrops: {}\n  |\n3 |   pieceDrops = true\n  | {}^",
+            "v.ini:3:12: variant `a` refused: gating: {}\n  |\n3 |   gating = true\n  | {}^",
             r.why,
-            " ".repeat(15)
+            " ".repeat(11)
         )
     );
 }
