@@ -18,6 +18,6 @@ if [ -z "${FAIRY_STOCKFISH:-}" ] && ! grep -qw bmi2 /proc/cpuinfo; then
 fi
 # shellcheck source=benches/fairy-stockfish.sh
 . "$root/benches/fairy-stockfish.sh"
-build_fairy_stockfish "$root/target/fairy-stockfish" -O3 -DUSE_PEXT -mbmi2
+build_fairy_stockfish "$root/target/fairy-stockfish-pext" -O3 -DUSE_PEXT -mbmi2
 echo "reference: $FAIRY_STOCKFISH"
 cargo bench --bench perft
