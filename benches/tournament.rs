@@ -97,7 +97,7 @@ fn replies(r: &Referee, gid: &str) -> Duration {
     let now = parse_time("2026-11-02T00:00:00Z").unwrap();
     let mut times = Vec::new();
     for (k, mv) in ["e4", "e5", "Nf3", "Nc6"].iter().enumerate() {
-        let game = postal::game::store::load(&r.game_path(gid)).unwrap();
+        let game = postal::game::store::load(&r.game_path(gid), None).unwrap();
         let side: Color = game.turn();
         let to = letter::reply_address(r, gid, &game, side);
         let from = game.file().players.get(side).email.clone().unwrap();

@@ -7,6 +7,7 @@
 //! definitions of tests/pyffish/variants.ini); the perft counts here are
 //! a native Fairy-Stockfish's (`go perft 5`, pyffish 0.0.90's source).
 
+use crate::common::stdout;
 use postal::variant::defined;
 use postal::variant::ini;
 use postal::Position;
@@ -45,16 +46,6 @@ fn postal() -> assert_cmd::Command {
         .env_remove("POSTAL_VARIANTS")
         .env("XDG_CONFIG_HOME", "/nonexistent");
     c
-}
-
-fn ok(c: &mut assert_cmd::Command) -> String {
-    let out = c.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 /// Perft 5 from the start of each, as a native Fairy-Stockfish counts
@@ -149,17 +140,19 @@ fn a_crazyhouse_game_by_mail_shows_the_hands() {
     let ini = tmp.path().join("house.ini");
     std::fs::write(&ini, HOUSE).unwrap();
     let game = tmp.path().join("g.json");
-    ok(postal()
-        .args(["new", "zh", "--variants"])
-        .arg(&ini)
-        .arg("-o")
-        .arg(&game)
-        .args(["--white", "Ana <ana@example.org>"])
-        .args(["--black", "Ben <ben@example.org>"]));
+    stdout(
+        postal()
+            .args(["new", "zh", "--variants"])
+            .arg(&ini)
+            .arg("-o")
+            .arg(&game)
+            .args(["--white", "Ana <ana@example.org>"])
+            .args(["--black", "Ben <ben@example.org>"]),
+    );
     for m in ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5"] {
-        ok(postal().arg("move").arg(&game).arg(m));
+        stdout(postal().arg("move").arg(&game).arg(m));
     }
-    let out = ok(postal().arg("move").arg(&game).arg("P@e5").arg("--mail"));
+    let out = stdout(postal().arg("move").arg(&game).arg("P@e5").arg("--mail"));
     assert!(out.contains("in hand: White none; Black P"), "{out}");
     let outbox = tmp.path().join("outbox/new");
     let letters = crate::common::names(&outbox);
@@ -176,23 +169,27 @@ fn a_crazyhouse_game_by_mail_shows_the_hands() {
     assert!(!refused.status.success());
     let err = String::from_utf8_lossy(&refused.stderr);
     assert!(err.contains("Black has no queen in hand"), "{err}");
-    ok(postal().arg("move").arg(&game).arg("@d4"));
+    stdout(postal().arg("move").arg(&game).arg("@d4"));
 
-    let pgn = ok(postal().arg("convert").arg(&game).args(["--to", "pgn"]));
+    let pgn = stdout(postal().arg("convert").arg(&game).args(["--to", "pgn"]));
     assert!(pgn.contains("4. P@e5 P@d4"), "{pgn}");
     let file = tmp.path().join("g.pgn");
     std::fs::write(&file, &pgn).unwrap();
-    let verdict = ok(postal()
-        .arg("verify")
-        .arg(&file)
-        .arg("--variants")
-        .arg(&ini));
+    let verdict = stdout(
+        postal()
+            .arg("verify")
+            .arg(&file)
+            .arg("--variants")
+            .arg(&ini),
+    );
     assert!(verdict.contains("1 sound"), "{verdict}");
-    let svg = ok(postal().arg("show").arg(&game).args(["--format", "svg"]));
+    let svg = stdout(postal().arg("show").arg(&game).args(["--format", "svg"]));
     assert!(svg.contains("in hand: White none; Black none"), "{svg}");
-    let text = ok(postal()
-        .args(["diagram", "zh", "--variants"])
-        .arg(&ini)
-        .args(["--moves", "e4 d5 exd5 Qxd5", "--format", "unicode"]));
+    let text = stdout(
+        postal()
+            .args(["diagram", "zh", "--variants"])
+            .arg(&ini)
+            .args(["--moves", "e4 d5 exd5 Qxd5", "--format", "unicode"]),
+    );
     assert!(text.contains("in hand: White P; Black P"), "{text}");
 }
