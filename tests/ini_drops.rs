@@ -193,3 +193,61 @@ fn a_crazyhouse_game_by_mail_shows_the_hands() {
     );
     assert!(text.contains("in hand: White P; Black P"), "{text}");
 }
+
+/// A page of a crazyhouse game: the live board's status line says the
+/// hands at every ply (its self-test steps through the game in headless
+/// Chromium), and the static diagram at the end says them under the
+/// board.
+#[test]
+fn a_page_says_the_hands_under_the_live_board() {
+    if std::env::var_os("POSTAL_SKIP_BROWSER").is_some() {
+        return;
+    }
+    let browser = crate::render::chromium()
+        .expect("headless Chromium is needed (Debian's chromium; tests/run.sh installs it)");
+    let tmp = tempfile::tempdir().unwrap();
+    let ini = tmp.path().join("house.ini");
+    std::fs::write(&ini, HOUSE).unwrap();
+    let pgn = tmp.path().join("g.pgn");
+    std::fs::write(
+        &pgn,
+        "[Variant \"zh\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. P@e5 *\n",
+    )
+    .unwrap();
+    let page = tmp.path().join("g.html");
+    stdout(
+        postal()
+            .arg("convert")
+            .arg(&pgn)
+            .args(["--to", "html", "--variants"])
+            .arg(&ini)
+            .arg("-o")
+            .arg(&page),
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("in hand: White none; Black P"),
+        "the final diagram"
+    );
+    let dom = crate::render::dump_dom_with(&browser, &page, &tmp.path().join("profile"), &[]);
+    let open = dom
+        .find("<pre id=\"postal-test\"")
+        .expect("the self-test's result");
+    let body = &dom[open..];
+    let body = &body[body.find('>').unwrap() + 1..body.find("</pre>").unwrap()];
+    let log: serde_json::Value = serde_json::from_str(&crate::render::unescape(body)).unwrap();
+    let statuses: Vec<&str> = log["log"]
+        .as_array()
+        .or_else(|| log.as_array())
+        .expect("the steps")
+        .iter()
+        .filter_map(|step| step["status"].as_str())
+        .collect();
+    for want in [
+        "Start: White to move; in hand: White none; Black none",
+        "After 2... Qxd5: White to move; in hand: White P; Black P",
+        "After 4. P@e5: Black to move; *; in hand: White none; Black P",
+    ] {
+        assert!(statuses.contains(&want), "{want:?} not in {statuses:#?}");
+    }
+}

@@ -121,7 +121,8 @@
         turn: state.charAt(0),
         inCheck: state.charAt(1) === '+',
         outcome: space < 0 ? '' : state.slice(space + 1),
-        marks: f[8]
+        marks: f[8],
+        hand: f[9] || ''
       };
       if (f[3] === '-') {
         b.last = [];
@@ -217,6 +218,7 @@
         if (b.inCheck) { s += ', in check'; }
         if (k === last && data.result !== '') { s += '; ' + data.result; }
       }
+      if (b.hand !== '') { s += '; ' + b.hand; }
       status.textContent = s;
       var a = w.links()[String(k)];
       if (a) {

@@ -183,7 +183,8 @@ pub fn lay_out(
             .map_err(|error| ReplayError { ply: i + 1, error })?;
     }
     let new_board = |pos: Position, frames: &mut Frames| {
-        // The live board's frame stays as the pieces move: no hand in it.
+        // The live board's frame stays as the pieces move: no hand in it
+        // (the script puts the hand in the status line, from `data`).
         let d = Diagram {
             hand: None,
             ..Diagram::of_position(&pos, opts)
@@ -430,7 +431,9 @@ fn write_commands(html: &mut String, c: &Commands) {
 /// 8. its move number (empty: the one before it, plus one after Black
 ///    moved);
 /// 9. the arrows (`Ge2>e4`) and marked squares (`Rd4`) of its move, as
-///    the colour's letter and the squares.
+///    the colour's letter and the squares;
+/// 10. the pieces in hand, in words, where the variant has them
+///     ([`crate::render::hand_note`]).
 fn data(g: &PageGame, boards: &[Board], size: u32) -> String {
     let mut out = String::with_capacity(32 * boards.len());
     let kristensen = g.start.variant == Variant::Kristensen;
@@ -539,6 +542,7 @@ fn data(g: &PageGame, boards: &[Board], size: u32) -> String {
             frame,
             number,
             marks.join(" "),
+            crate::render::hand_note(&b.pos).unwrap_or_default(),
         ];
         out.push_str(&json_str(&fields.join("|")));
     }
