@@ -432,7 +432,7 @@ fn write_commands(html: &mut String, c: &Commands) {
 ///    moved);
 /// 9. the arrows (`Ge2>e4`) and marked squares (`Rd4`) of its move, as
 ///    the colour's letter and the squares;
-/// 10. the pieces in hand, in words, where the variant has them
+/// 10. the pieces in hand, in words, only where the variant has them
 ///     ([`crate::render::hand_note`]).
 fn data(g: &PageGame, boards: &[Board], size: u32) -> String {
     let mut out = String::with_capacity(32 * boards.len());
@@ -532,7 +532,7 @@ fn data(g: &PageGame, boards: &[Board], size: u32) -> String {
                 Mark::Square { square, colour } => format!("{}{square}", colour.letter()),
             })
             .collect();
-        let fields = [
+        let mut fields = vec![
             link(b.prev, i.checked_sub(1)),
             link(b.next, Some(i + 1)),
             squares,
@@ -542,8 +542,8 @@ fn data(g: &PageGame, boards: &[Board], size: u32) -> String {
             frame,
             number,
             marks.join(" "),
-            crate::render::hand_note(&b.pos).unwrap_or_default(),
         ];
+        fields.extend(crate::render::hand_note(&b.pos));
         out.push_str(&json_str(&fields.join("|")));
     }
     out.push_str("]}");
