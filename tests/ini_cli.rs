@@ -19,7 +19,7 @@ castlingQueensideFile = c
 promotionPieceTypes = acqrbn
 
 [boom:chess]
-blastOnCapture = true
+gating = true
 ";
 
 fn postal() -> Command {
@@ -44,7 +44,7 @@ fn variants_lists_what_a_file_loads_and_refuses() {
         .stdout(contains("10x8"))
         .stdout(contains("C chancellor"))
         .stdout(contains(
-            "v.ini:12:18: variant `boom` refused: blastOnCapture: explosions are not supported",
+            "v.ini:12:10: variant `boom` refused: gating: gating is not supported",
         ));
 }
 
@@ -94,10 +94,8 @@ fn a_refused_variant_is_an_error_with_its_place() {
         .arg(&file)
         .assert()
         .code(2)
-        .stderr(contains(
-            "v.ini:12:18: variant `boom` refused: blastOnCapture",
-        ))
-        .stderr(contains("blastOnCapture = true"))
+        .stderr(contains("v.ini:12:10: variant `boom` refused: gating"))
+        .stderr(contains("gating = true"))
         .stderr(contains("^"));
 }
 

@@ -22,6 +22,7 @@ mod game;
 mod imap;
 mod imap_load;
 mod ini_agree;
+mod ini_atomic;
 mod ini_cli;
 mod ini_drops;
 mod ini_endings;

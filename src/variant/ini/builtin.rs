@@ -148,6 +148,14 @@ extinctionPieceTypes = kqrbnp
 promotionPieceTypes = k
 extinctionPieceTypes = p
 
+[nocheckatomic:chess]
+variantTemplate = atomic
+commoner = k
+castlingKingPiece = k
+extinctionValue = loss
+extinctionPieceTypes = k
+blastOnCapture = true
+
 [threekings:chess]
 commoner = k
 castlingKingPiece = k

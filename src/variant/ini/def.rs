@@ -171,6 +171,11 @@ pub struct Def {
     /// Pawns may be dropped in their promotion region
     /// (`promotionZonePawnDrops`).
     pub promotion_zone_pawn_drops: bool,
+    /// A capture explodes (`blastOnCapture`): the taker and every piece
+    /// but a pawn on the squares around the target go too.
+    pub blast_on_capture: bool,
+    /// Pieces no explosion removes (`blastImmuneTypes`).
+    pub blast_immune: KindSet,
     /// The section's text and its ancestors' (outermost first), as read:
     /// what a game file embeds so the game stays playable.
     pub source: Source,
@@ -314,6 +319,8 @@ impl Def {
             drop_loop: false,
             first_rank_pawn_drops: false,
             promotion_zone_pawn_drops: false,
+            blast_on_capture: false,
+            blast_immune: KindSet::default(),
             source: Source::default(),
         }
     }
@@ -387,6 +394,7 @@ impl Def {
             fix(&mut self.castling_rooks[c]);
         }
         fix(&mut self.extinction_types);
+        fix(&mut self.blast_immune);
         self.promotion_limit.retain(|&(k, _)| k != i);
         for (k, _) in &mut self.promotion_limit {
             if *k > i {

@@ -452,7 +452,13 @@ pub fn play(def: &Def, pos: &Pos, mv: &Mv) -> Pos {
         });
         p.promoted |= bit(mv.to);
     }
-    // Castling rights: a king or rook leaving, or a piece taken there.
+    let blasted = if def.blast_on_capture && is_capture(pos, mv) {
+        blast(def, &mut p, mv.to)
+    } else {
+        Vec::new()
+    };
+    // Castling rights: a king or rook leaving, or a piece taken or blown
+    // up there.
     for c in 0..2 {
         for side in 0..2 {
             if let Some(r) = p.castling[c][side] {
@@ -463,6 +469,7 @@ pub fn play(def: &Def, pos: &Pos, mv: &Mv) -> Pos {
                 };
                 if touched.contains(&mv.from)
                     || touched.contains(&mv.to)
+                    || blasted.iter().any(|s| touched.contains(s))
                     || rook_to.is_some_and(|s| touched.contains(&s))
                 {
                     p.castling[c][side] = None;
@@ -499,6 +506,35 @@ pub fn play(def: &Def, pos: &Pos, mv: &Mv) -> Pos {
     }
     p.turn = them;
     p
+}
+
+/// The explosion of a capture on `at` (`blastOnCapture`, Fairy-Stockfish's
+/// `do_move`): the piece that took, and every piece but a pawn on the
+/// eight squares around, of either side, unless its kind is immune. It
+/// centres on where the taker lands, also for en passant. Returns the
+/// squares emptied.
+fn blast(def: &Def, p: &mut Pos, at: u8) -> Vec<u8> {
+    let (f, r) = p.file_rank(at);
+    let pawn = def.pawn();
+    let mut out = Vec::with_capacity(9);
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            let Some(sq) = p.sq(f + dx, r + dy) else {
+                continue;
+            };
+            let Some(man) = p.cells[sq as usize] else {
+                continue;
+            };
+            let kind = man.kind as usize;
+            if (sq != at && pawn == Some(kind)) || def.blast_immune.contains(kind) {
+                continue;
+            }
+            p.cells[sq as usize] = None;
+            p.promoted &= !(1u128 << sq);
+            out.push(sq);
+        }
+    }
+    out
 }
 
 /// Whether `man` on `sq` would have a quiet move on an empty board.

@@ -44,7 +44,6 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
         "piece promotion is not supported",
     ),
     ("pieceDemotion", "false", "piece promotion is not supported"),
-    ("blastOnCapture", "false", "explosions are not supported"),
     (
         "petrifyBlastPieces",
         "false",
@@ -172,7 +171,6 @@ const REFUSED: &[(&str, &str)] = &[
     ("enclosingDropStart", "drops are not supported"),
     ("dropNoDoubled", "drops are not supported"),
     ("dropNoDoubledCount", "drops are not supported"),
-    ("blastImmuneTypes", "explosions are not supported"),
     ("mutuallyImmuneTypes", "immunity is not supported"),
     ("petrifyOnCaptureTypes", "petrification is not supported"),
     ("wallingRegion", "walls are not supported"),
@@ -281,6 +279,8 @@ pub const PLAYED: &[&str] = &[
     "firstRankPawnDrops",
     "promotionZonePawnDrops",
     "pocketSize",
+    "blastOnCapture",
+    "blastImmuneTypes",
 ];
 
 pub fn neutral_keys() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
@@ -757,6 +757,12 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
         if let Some(e) = rd.get(key) {
             *field = boolean(e)?;
         }
+    }
+    if let Some(e) = rd.get("blastOnCapture") {
+        def.blast_on_capture = boolean(e)?;
+    }
+    if let Some(e) = rd.get("blastImmuneTypes") {
+        def.blast_immune = kinds(def, e)?;
     }
     // The pocket's size is for programs that draw the hand; any size.
     if let Some(e) = rd.get("pocketSize") {

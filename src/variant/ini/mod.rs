@@ -263,6 +263,21 @@ fn check(def: &Def) -> Result<(), (Option<&'static str>, String)> {
         }
     }
     Pos::from_fen(def, &def.start_fen).map_err(|e| (Some("startFen"), e))?;
+    // Fairy-Stockfish warns against explosions with a king (its
+    // parser.cpp), and its hand takes what blows up by rules not played
+    // here.
+    if def.blast_on_capture && def.king().is_some() {
+        return Err((
+            Some("blastOnCapture"),
+            "explosions with a royal king are not supported (make it a commoner)".into(),
+        ));
+    }
+    if def.blast_on_capture && def.captures_to_hand {
+        return Err((
+            Some("blastOnCapture"),
+            "explosions with captures to hand are not supported".into(),
+        ));
+    }
     Ok(())
 }
 
