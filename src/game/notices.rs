@@ -61,6 +61,19 @@ pub fn derived_game_id(file: &GameFile) -> String {
     format!("{:012x}", fnv1a(key.as_bytes()) & 0xffff_ffff_ffff)
 }
 
+/// Refuses a game id that is not a plain token (1 to 64 letters,
+/// digits or `-`): it comes from a mailed file and names files and
+/// threads.
+pub fn check_game_id(id: &str) -> Result<(), GameError> {
+    if id.is_empty() || id.len() > 64 || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+    {
+        return Err(GameError::Corrupt(format!(
+            "the game id {id:?} is not 1 to 64 letters, digits or -"
+        )));
+    }
+    Ok(())
+}
+
 /// One recipient of a notice, as recorded.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Addressee {
@@ -289,14 +302,7 @@ impl Game {
     pub(super) fn check_notices(&self) -> Result<(), GameError> {
         let file = self.file();
         if let Some(id) = &file.id {
-            if id.is_empty()
-                || id.len() > 64
-                || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-            {
-                return Err(GameError::Corrupt(format!(
-                    "the game id {id:?} is not 1 to 64 letters, digits or -"
-                )));
-            }
+            check_game_id(id)?;
         }
         let last = self.last_act();
         let mut prev: Option<usize> = None;

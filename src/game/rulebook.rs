@@ -323,14 +323,7 @@ impl RuleBook {
     /// The record of game `id`: its file, the id checked to be a plain
     /// token first (it comes from a mailed file).
     fn path(&self, id: &str) -> Result<PathBuf, GameError> {
-        if id.is_empty()
-            || id.len() > 64
-            || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-        {
-            return Err(GameError::Corrupt(format!(
-                "the game id {id:?} is not 1 to 64 letters, digits or -"
-            )));
-        }
+        super::notices::check_game_id(id)?;
         Ok(self.dir.join(format!("{id}.json")))
     }
 
