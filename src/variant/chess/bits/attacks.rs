@@ -85,6 +85,17 @@ const fn ray_table() -> [[u64; 64]; 8] {
 /// `RAYS[d][s]`: the squares from `s` along line `d` to the edge.
 pub(super) static RAYS: [[u64; 64]; 8] = ray_table();
 
+/// The square of `set` (squares of line `d`, not empty) nearest the
+/// square the line starts from: lines 0-3 run towards higher squares.
+#[inline(always)]
+pub(super) fn nearest(d: usize, set: u64) -> usize {
+    if d < 4 {
+        set.trailing_zeros() as usize
+    } else {
+        63 - set.leading_zeros() as usize
+    }
+}
+
 /// The squares along line `d` from `s` up to and including the first
 /// occupied one.
 #[inline(always)]
@@ -94,12 +105,7 @@ pub(super) fn ray(d: usize, s: usize, occ: u64) -> u64 {
     if blockers == 0 {
         return ray;
     }
-    let first = if d < 4 {
-        blockers.trailing_zeros()
-    } else {
-        63 - blockers.leading_zeros()
-    };
-    ray ^ RAYS[d][first as usize]
+    ray ^ RAYS[d][nearest(d, blockers)]
 }
 
 #[inline]

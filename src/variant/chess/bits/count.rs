@@ -11,7 +11,9 @@
 //! En passant and castling, rare, are played and tested whole, as
 //! [`Bits::legal_moves`] tests every move.
 
-use super::attacks::{attacks, bishop_attacks, rook_attacks, KING, KNIGHT, PAWN_ATTACKS, RAYS};
+use super::attacks::{
+    attacks, bishop_attacks, nearest, rook_attacks, KING, KNIGHT, PAWN_ATTACKS, RAYS,
+};
 use super::{pawn_move, pop, Bits, Kind, B, N, P, PROMOTIONS, Q, R};
 use crate::piece::Role;
 
@@ -20,17 +22,6 @@ use crate::piece::Role;
 #[inline]
 fn along_rank_or_file(d: usize) -> bool {
     d % 4 < 2
-}
-
-/// The square of `set` nearest the start of line `d` (`set` taken from
-/// the line, not empty).
-#[inline]
-fn nearest(d: usize, set: u64) -> usize {
-    if d < 4 {
-        set.trailing_zeros() as usize
-    } else {
-        63 - set.leading_zeros() as usize
-    }
 }
 
 /// The squares strictly between `a` and `b`, when they share a line.
