@@ -753,13 +753,11 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
         ("dropLoop", &mut def.drop_loop),
         ("firstRankPawnDrops", &mut def.first_rank_pawn_drops),
         ("promotionZonePawnDrops", &mut def.promotion_zone_pawn_drops),
+        ("blastOnCapture", &mut def.blast_on_capture),
     ] {
         if let Some(e) = rd.get(key) {
             *field = boolean(e)?;
         }
-    }
-    if let Some(e) = rd.get("blastOnCapture") {
-        def.blast_on_capture = boolean(e)?;
     }
     if let Some(e) = rd.get("blastImmuneTypes") {
         def.blast_immune = kinds(def, e)?;
