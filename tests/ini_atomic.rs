@@ -10,7 +10,7 @@
 //! source, `setoption name UCI_Variant value nocheckatomic`, `go perft`,
 //! `d`).
 
-use postal::variant::defined;
+use crate::common::{defined_variant, play_moves};
 use postal::variant::ini;
 use postal::Position;
 
@@ -23,10 +23,7 @@ startFen = 8/8/8/3kp3/4K3/8/8/8 w - - 0 1
 ";
 
 fn start_of(name: &str) -> Position {
-    let loaded = ini::load(ATOMIC, "atomic.ini");
-    assert!(loaded.refused.is_empty(), "{:?}", loaded.refused);
-    let def = loaded.defs.iter().find(|d| d.name == name).unwrap();
-    Position::start(defined::register(def, "atomic.ini").unwrap())
+    Position::start(defined_variant(ATOMIC, "atomic.ini", name))
 }
 
 fn start() -> Position {
@@ -34,14 +31,7 @@ fn start() -> Position {
 }
 
 fn after(moves: &[&str]) -> Position {
-    let mut pos = start();
-    for m in moves {
-        let mv = pos
-            .parse_move(m)
-            .unwrap_or_else(|e| panic!("{m}: {e} in {}", pos.to_text()));
-        pos = pos.play(&mv).unwrap();
-    }
-    pos
+    play_moves(&start(), moves)
 }
 
 /// Perft 5 from the start as the native engine counts it: 4,895,665

@@ -7,9 +7,7 @@
 //! definitions of tests/pyffish/variants.ini); the perft counts here are
 //! a native Fairy-Stockfish's (`go perft 5`, pyffish 0.0.90's source).
 
-use crate::common::stdout;
-use postal::variant::defined;
-use postal::variant::ini;
+use crate::common::{defined_variant, play_moves, stdout};
 use postal::Position;
 
 const NOW: &str = "2026-12-01T09:00:00Z";
@@ -23,21 +21,11 @@ const HOUSE: &str = "\
 ";
 
 fn variant(name: &str) -> postal::variant::Variant {
-    let loaded = ini::load(HOUSE, "house.ini");
-    assert!(loaded.refused.is_empty(), "{:?}", loaded.refused);
-    let def = loaded.defs.iter().find(|d| d.name == name).unwrap();
-    defined::register(def, "house.ini").unwrap()
+    defined_variant(HOUSE, "house.ini", name)
 }
 
 fn after(name: &str, moves: &[&str]) -> Position {
-    let mut pos = Position::start(variant(name));
-    for m in moves {
-        let mv = pos
-            .parse_move(m)
-            .unwrap_or_else(|e| panic!("{m}: {e} in {}", pos.to_text()));
-        pos = pos.play(&mv).unwrap();
-    }
-    pos
+    play_moves(&Position::start(variant(name)), moves)
 }
 
 fn postal() -> assert_cmd::Command {

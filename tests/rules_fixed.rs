@@ -154,50 +154,38 @@ fn redefine(text: &str, from: &str, to: &str, record: bool) -> String {
     })
 }
 
-#[test]
-fn a_knight_added_to_the_promotion_types_is_refused() {
+/// A game of MINI under way, whose definition Ana changes from `from` to
+/// `to` in the file she mails (its record of the rules left as it was):
+/// Ben refuses it, saying each of `said`.
+fn redefinition_refused(from: &str, to: &str, said: &[&str]) {
     let p = Players::new();
     let text = p.under_way("postbox", Some(MINI), ["e4", "e5", "Nf3"]);
-    let changed = redefine(
-        &text,
+    p.refused(&redefine(&text, from, to, false), said);
+}
+
+#[test]
+fn a_knight_added_to_the_promotion_types_is_refused() {
+    redefinition_refused(
         "promotionPieceTypes = qrb",
         "promotionPieceTypes = qrbn",
-        false,
-    );
-    p.refused(
-        &changed,
         &["promotionPieceTypes was \"qrb\" and is now \"qrbn\""],
     );
 }
 
 #[test]
 fn a_changed_stalemate_value_is_refused() {
-    let p = Players::new();
-    let text = p.under_way("postbox", Some(MINI), ["e4", "e5", "Nf3"]);
-    let changed = redefine(
-        &text,
+    redefinition_refused(
         "stalemateValue = draw",
         "stalemateValue = loss",
-        false,
-    );
-    p.refused(
-        &changed,
         &["stalemateValue was \"draw\" and is now \"loss\""],
     );
 }
 
 #[test]
 fn an_added_flag_rule_is_refused() {
-    let p = Players::new();
-    let text = p.under_way("postbox", Some(MINI), ["e4", "e5", "Nf3"]);
-    let changed = redefine(
-        &text,
+    redefinition_refused(
         "stalemateValue = draw\n",
         "stalemateValue = draw\nflagPiece = k\nflagRegionWhite = *8\nflagRegionBlack = *1\n",
-        false,
-    );
-    p.refused(
-        &changed,
         &[
             "flagPiece was unset and is now \"k\"",
             "flagRegionWhite was unset and is now \"*8\"",

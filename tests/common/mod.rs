@@ -44,6 +44,24 @@ pub fn play(p: &Position, text: &str) -> (Position, Effects) {
         .unwrap_or_else(|e| panic!("{text} in {}: {e}", p.to_text()))
 }
 
+/// The position after `moves`, each played by [`play`].
+pub fn play_moves(p: &Position, moves: &[&str]) -> Position {
+    moves.iter().fold(p.clone(), |p, m| play(&p, m).0)
+}
+
+/// The variant `name` defined in the variants.ini `text` (called `file`
+/// in messages), registered; the test fails when any section is refused.
+pub fn defined_variant(text: &str, file: &str, name: &str) -> Variant {
+    let loaded = postal::variant::ini::load(text, file);
+    assert!(loaded.refused.is_empty(), "{:?}", loaded.refused);
+    let def = loaded
+        .defs
+        .iter()
+        .find(|d| d.name == name)
+        .unwrap_or_else(|| panic!("{file} defines no {name}"));
+    postal::variant::defined::register(def, file).unwrap()
+}
+
 /// The legal moves in canonical notation, check marks included.
 pub fn texts(p: &Position) -> Vec<String> {
     p.legal_moves().iter().map(|m| p.move_text(m)).collect()
