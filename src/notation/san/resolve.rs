@@ -166,18 +166,23 @@ pub fn explain_illegal(pos: &Position, text: &MoveText) -> MoveError {
                 .unwrap_or_default()
                 .iter()
                 .any(|&(r, n)| r == role && n > 0);
+            // The rules of where a piece may be dropped are the defined
+            // variant's engine's (the shared generator makes no drops):
+            // what can be said here is the hand and the square.
             if !held {
                 MoveError::illegal(format!("{side} has no {} in hand", role.name()))
-            } else if pseudo
-                .iter()
-                .any(|m| matches!(m, Move::Piece(pm) if piece_matches(t, pm)))
-            {
+            } else if pos.board.get(t.to).is_some_and(|st| st.is_occupied()) {
                 MoveError::illegal(format!(
-                    "it would leave the {} king attacked",
-                    side.to_lowercase()
+                    "{} is taken: a piece is dropped onto an empty square",
+                    t.to
                 ))
             } else {
-                MoveError::illegal(format!("a {} may not be dropped on {}", role.name(), t.to))
+                MoveError::illegal(format!(
+                    "a {} may not be dropped on {}: the variant does not allow it there, or it would leave the {} king attacked",
+                    role.name(),
+                    t.to,
+                    side.to_lowercase()
+                ))
             }
         }
         MoveText::Piece(t) => {

@@ -62,11 +62,14 @@ pub fn write_san(pos: &Position, mv: &Move, legal: &[Move]) -> String {
         Move::Piece(m) => m,
     };
     let mut s = String::new();
+    // A drop (`N@f3`) is told from a board move by its `@`, never by an
+    // origin: neither is the other's rival.
     write_piece_san(&mut s, m, is_capture(pos, m), |file, rank| {
         !legal.iter().filter_map(|x| x.piece()).any(|x| {
             x.role == m.role
                 && x.to == m.to
                 && x.from != m.from
+                && (x.kind == MoveKind::Drop) == (m.kind == MoveKind::Drop)
                 && x.carried == m.carried
                 && file.is_none_or(|f| x.from.file == f)
                 && rank.is_none_or(|r| x.from.rank == r)
