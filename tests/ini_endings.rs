@@ -57,9 +57,10 @@ fn replay(def: &Def, file: &str, game: &Value, what: &str) -> Option<String> {
     for (ply, uci) in moves.iter().enumerate() {
         let uci = uci.as_str().unwrap();
         let pos = g.current().clone();
-        let Extra::Defined(engine) = &pos.extra else {
+        let Extra::Defined(_) = &pos.extra else {
             return Some(format!("{what}: not a defined position"));
         };
+        let engine = &pos;
         let Some(i) = gen::legal_moves(def, engine)
             .iter()
             .position(|m| engine.uci(def, m) == uci)

@@ -33,17 +33,19 @@ fn positions(def: &Def) -> Vec<(String, String)> {
         }
     };
     let at = |p: &Pos, color: u8, kind: usize| {
-        p.cells
-            .iter()
-            .position(|m| m.is_some_and(|m| m.color == color && m.kind as usize == kind))
+        (0..p.square_count()).find(|&s| {
+            p.man(def, s)
+                .is_some_and(|m| m.color == color && m.kind as usize == kind)
+        })
     };
-    let empty = |p: &Pos| p.cells.iter().position(Option::is_none);
+    let empty = |p: &Pos| (0..p.square_count()).find(|&s| p.is_empty_at(s));
     with("no white king", &|p| {
-        at(p, 0, king).map(|s| p.cells[s] = None).is_some()
+        at(p, 0, king).map(|s| p.put(def, s, None)).is_some()
     });
     with("two white kings", &|p| match (at(p, 0, king), empty(p)) {
         (Some(k), Some(e)) => {
-            p.cells[e] = p.cells[k];
+            let man = p.man(def, k);
+            p.put(def, e, man);
             true
         }
         _ => false,
@@ -52,13 +54,13 @@ fn positions(def: &Def) -> Vec<(String, String)> {
         let (Some(w), Some(b)) = (at(p, 0, king), at(p, 1, king)) else {
             return false;
         };
-        let (wf, wr) = p.file_rank(w as u8);
+        let (wf, wr) = p.file_rank(w);
         for (df, dr) in [(0, 1), (1, 1), (-1, 1), (1, 0), (-1, 0)] {
             if let Some(s) = p.sq(wf + df, wr + dr) {
-                if p.cells[s as usize].is_none() {
-                    p.cells[s as usize] = p.cells[b];
-                    p.cells[b] = None;
-                    p.castling[1] = [None, None];
+                if p.is_empty_at(s) {
+                    let man = p.take(def, b);
+                    p.put(def, s, man);
+                    p.state_mut().castling[1] = [None, None];
                     return true;
                 }
             }
@@ -69,12 +71,12 @@ fn positions(def: &Def) -> Vec<(String, String)> {
         let Some(w) = at(p, 0, king) else {
             return false;
         };
-        let (wf, wr) = p.file_rank(w as u8);
-        match p.sq(wf, wr + 1).filter(|&s| p.cells[s as usize].is_none()) {
+        let (wf, wr) = p.file_rank(w);
+        match p.sq(wf, wr + 1).filter(|&s| p.is_empty_at(s)) {
             Some(s) => {
-                p.cells[s as usize] = p.cells[w];
-                p.cells[w] = None;
-                p.castling[1] = [None, None];
+                let man = p.take(def, w);
+                p.put(def, s, man);
+                p.state_mut().castling[1] = [None, None];
                 true
             }
             None => false,
@@ -83,9 +85,9 @@ fn positions(def: &Def) -> Vec<(String, String)> {
     for side in 0..2 {
         with(
             &format!("a white castling rook gone ({side})"),
-            &|p| match p.castling[0][side] {
+            &|p| match p.state().castling[0][side] {
                 Some(r) => {
-                    p.cells[r.rook as usize] = None;
+                    p.put(def, r.rook, None);
                     true
                 }
                 None => false,

@@ -415,8 +415,8 @@ pub fn write_placement(board: &Board) -> String {
 
 /// Writes a position's text.
 pub fn write(pos: &Position) -> String {
-    if let (Some(d), crate::variant::Extra::Defined(p)) = (pos.variant.defined(), &pos.extra) {
-        return p.to_fen(&d.def);
+    if let (Some(d), crate::variant::Extra::Defined(_)) = (pos.variant.defined(), &pos.extra) {
+        return pos.to_fen(&d.def);
     }
     let mut out = write_placement(&pos.board);
     out.push(' ');

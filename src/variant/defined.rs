@@ -1,10 +1,10 @@
 //! Variants defined by the user (issue 33): a definition read from a
 //! variants.ini file ([`super::ini`]), registered as a [`Variant`] like the
 //! built-in games so that every command plays it. Its rules are the ini
-//! engine's ([`super::ini::gen`], checked against Fairy-Stockfish); a
-//! [`Position`] of it carries the engine's own position in its
-//! [`Extra`], and shows the same pieces on its board for the notation and
-//! the pictures. Each kind of piece is the [`Role`] of its letter.
+//! engine's ([`super::ini::gen`], checked against Fairy-Stockfish), which
+//! plays on the [`Position`] itself: its board holds the pieces, each kind
+//! the [`Role`] of its letter, and its [`Extra`] the rest
+//! ([`super::ini::State`]).
 //!
 //! A definition is registered once per process and kept for its life:
 //! the registry only grows, by the definitions a run reads (a file's,
@@ -14,12 +14,10 @@ use super::ini::board::{Mv, Pos, Special};
 use super::ini::def::{Def, Part, Score};
 use super::ini::gen;
 use super::{Capability, Endings, Extra, Relative, Rules, Spec, Tables, Variant};
-use crate::board::Board;
 use crate::color::Color;
 use crate::mv::{Move, MoveKind, PieceMove};
-use crate::piece::{Piece, Role, Stack};
-use crate::position::{Castling, Effects, GameResult, Outcome, Position};
-use crate::square::Square;
+use crate::piece::{Piece, Role};
+use crate::position::{Effects, GameResult, Outcome, Position};
 use std::sync::RwLock;
 
 /// A registered definition: what the rest of the program reads of a
@@ -214,7 +212,7 @@ impl Defined {
         let p = engine(pos)?;
         let mut kinds: Vec<usize> = (0..d.def.kinds.len()).collect();
         kinds.sort_by_key(|&k| std::cmp::Reverse(d.def.kinds[k].order));
-        let side = &p.hands[usize::from(color == Color::Black)];
+        let side = &p.state().hands[usize::from(color == Color::Black)];
         Some(
             kinds
                 .into_iter()
@@ -223,46 +221,27 @@ impl Defined {
         )
     }
 
-    /// The position of this variant the engine's position stands for.
-    pub fn position(&self, pos: Pos) -> Position {
-        let mut board = Board::rect(pos.files as i16, pos.ranks as i16);
-        for (sq, man) in pos.cells.iter().enumerate() {
-            if let Some(man) = man {
-                let piece = Piece::new(color(man.color), self.roles[man.kind as usize]);
-                board.set(square(&pos, sq as u8), Stack::single(piece));
-            }
-        }
-        let right = |c: usize, side: usize| pos.castling[c][side].is_some();
-        Position {
-            variant: self.spec.variant,
-            board,
-            turn: color(pos.turn),
-            castling: Castling {
-                white_king: right(0, 0),
-                white_queen: right(0, 1),
-                black_king: right(1, 0),
-                black_queen: right(1, 1),
-            },
-            ep: pos.ep.first().map(|&s| square(&pos, s)),
-            halfmove: pos.halfmove,
-            fullmove: pos.fullmove,
-            extra: Extra::Defined(Box::new(pos)),
-        }
+    /// The engine's position as a position of this variant.
+    pub fn position(&self, mut pos: Pos) -> Position {
+        pos.variant = self.spec.variant;
+        pos
     }
 
     /// The program's move for an engine's move in `pos`.
     fn to_move(&self, pos: &Pos, m: &Mv) -> Move {
-        let kind = pos.cells[m.from as usize].map_or(0, |man| man.kind as usize);
-        let mut pm = PieceMove::new(self.roles[kind], square(pos, m.from), square(pos, m.to));
+        let kind = pos
+            .man(&self.def, m.from)
+            .map_or(0, |man| man.kind as usize);
+        let mut pm = PieceMove::new(self.roles[kind], pos.square_of(m.from), pos.square_of(m.to));
         pm.promotion = m.promotion.map(|k| self.roles[k as usize]);
         pm.kind = match m.special {
             Special::None => MoveKind::Normal,
             Special::EnPassant(c) => MoveKind::EnPassant {
-                captured: square(pos, c),
+                captured: pos.square_of(c),
             },
             Special::Castle { rook_from, rook_to } => MoveKind::Castle {
-                rook: square(pos, rook_from),
-                rook_to: square(pos, rook_to),
+                rook: pos.square_of(rook_from),
+                rook_to: pos.square_of(rook_to),
             },
             Special::Drop(k) => {
                 pm.role = self.roles[k as usize];
@@ -289,12 +268,6 @@ fn engine_perft(pos: &Position, depth: u32) -> u64 {
     }
 }
 
-/// The board's square of an engine's square: files and ranks from 1.
-fn square(pos: &Pos, sq: u8) -> Square {
-    let (f, r) = pos.file_rank(sq);
-    Square::new(f as i16 + 1, r as i16 + 1)
-}
-
 impl DefinedRules {
     fn defined(&self) -> &'static Defined {
         get(self.id)
@@ -303,10 +276,7 @@ impl DefinedRules {
 
 /// The engine's position a position of a defined variant carries.
 fn engine(pos: &Position) -> Option<&Pos> {
-    match &pos.extra {
-        Extra::Defined(p) => Some(p),
-        _ => None,
-    }
+    matches!(pos.extra, Extra::Defined(_)).then_some(pos)
 }
 
 /// The rule behind an end of the engine's, named by the key that sets it.
@@ -362,14 +332,14 @@ impl Rules for DefinedRules {
             Special::None => Some(m.to),
         };
         if let Some(at) = taken {
-            if let Some(man) = p.cells[at as usize] {
+            if let Some(man) = p.man(&d.def, at) {
                 let piece = Piece::new(color(man.color), d.roles[man.kind as usize]);
-                effects.captured.push((square(p, at), piece));
+                effects.captured.push((p.square_of(at), piece));
             }
         }
         if let Some(k) = m.promotion {
-            let piece = Piece::new(color(p.turn), d.roles[k as usize]);
-            effects.promoted.push((square(p, m.to), piece));
+            let piece = Piece::new(p.turn, d.roles[k as usize]);
+            effects.promoted.push((p.square_of(m.to), piece));
         }
         let next = gen::play(&d.def, p, &m);
         *pos = d.position(next);

@@ -385,14 +385,14 @@ pub enum Extra {
     Corral(corral::State),
     Disintegration(disintegration::State),
     Kristensen(kristensen::State),
-    /// A defined variant's position as its engine keeps it.
-    Defined(Box<ini::board::Pos>),
+    /// What a defined variant's position holds beyond its board.
+    Defined(Box<ini::State>),
 }
 
 impl Extra {
-    /// Whether two states are one for repetitions: equal, but for a
-    /// defined variant's move counters, which its engine's position
-    /// carries and a repetition ignores.
+    /// Whether two states are one for repetitions: equal, but for which
+    /// pieces of a defined variant were promoted, which a repetition
+    /// ignores.
     pub fn repeats(&self, other: &Extra) -> bool {
         match (self, other) {
             (Extra::Defined(a), Extra::Defined(b)) => a.repeats(b),
@@ -404,7 +404,7 @@ impl Extra {
     /// [`Extra::repeats`] finds one.
     pub fn repetition_key(&self) -> Extra {
         match self {
-            Extra::Defined(p) => Extra::Defined(Box::new(p.without_counters())),
+            Extra::Defined(p) => Extra::Defined(Box::new(p.without_promotions())),
             other => other.clone(),
         }
     }

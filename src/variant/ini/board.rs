@@ -8,6 +8,12 @@
 //! with `~` after its letter (`Q~`), as Fairy-Stockfish writes them.
 
 use super::def::{bit, Def, Part, Region};
+use crate::board::Board;
+use crate::color::Color;
+use crate::piece::{Piece, Stack};
+use crate::position::{Castling, Position};
+use crate::square::Square;
+use crate::variant::{Extra, Variant};
 use std::fmt::Write;
 
 /// The most pieces of one kind a side may hold in hand: more than any
@@ -26,25 +32,6 @@ pub struct Man {
 pub struct Right {
     pub king: u8,
     pub rook: u8,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Pos {
-    pub files: i8,
-    pub ranks: i8,
-    pub cells: Vec<Option<Man>>,
-    /// 0 White, 1 Black.
-    pub turn: u8,
-    /// `[color][0 kingside, 1 queenside]`.
-    pub castling: [[Option<Right>; 2]; 2],
-    pub ep: Vec<u8>,
-    pub halfmove: u32,
-    pub fullmove: u32,
-    /// Pieces in hand, `[color][kind]`; empty without `pieceDrops`.
-    pub hands: [Vec<u8>; 2],
-    /// The squares of promoted pieces, as bits by square (which go back
-    /// to hand as pawns when taken); only with `capturesToHand`.
-    pub promoted: u128,
 }
 
 /// What a move does beyond taking a piece from one square to another.
@@ -71,33 +58,183 @@ pub struct Mv {
     pub special: Special,
 }
 
-impl Pos {
-    /// Whether `other` is this position for repetitions, as
-    /// Fairy-Stockfish's key tells them apart: the men, the side to move,
-    /// castling rights, en passant squares and the pieces in hand; the
-    /// move counters (and which pieces were promoted) aside.
-    pub fn repeats(&self, other: &Pos) -> bool {
-        self.cells == other.cells
-            && self.turn == other.turn
-            && self.castling == other.castling
-            && self.ep == other.ep
-            && self.hands == other.hands
+/// What a position of a defined variant holds beyond the board, the side
+/// to move and the move counters, which are the [`Position`]'s own: the
+/// board's size, the castling rights with their king's and rook's
+/// squares, the en passant squares, the hands and the promoted pieces.
+/// [`Position::castling`] and [`Position::ep`] say the same for the rest
+/// of the program.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    pub files: i8,
+    pub ranks: i8,
+    /// `[color][0 kingside, 1 queenside]`.
+    pub castling: [[Option<Right>; 2]; 2],
+    pub ep: Vec<u8>,
+    /// Pieces in hand, `[color][kind]`; empty without `pieceDrops`.
+    pub hands: [Vec<u8>; 2],
+    /// The squares of promoted pieces, as bits by square (which go back
+    /// to hand as pawns when taken); only with `capturesToHand`.
+    pub promoted: u128,
+}
+
+/// The state of a position that is not a defined variant's: no squares.
+static NO_STATE: State = State {
+    files: 0,
+    ranks: 0,
+    castling: [[None; 2]; 2],
+    ep: Vec::new(),
+    hands: [Vec::new(), Vec::new()],
+    promoted: 0,
+};
+
+impl State {
+    /// Whether `other` is this state for repetitions, as Fairy-Stockfish's
+    /// key tells positions apart: castling rights, en passant squares and
+    /// the pieces in hand; which pieces were promoted aside.
+    pub fn repeats(&self, other: &State) -> bool {
+        self.castling == other.castling && self.ep == other.ep && self.hands == other.hands
     }
 
-    /// The position with its move counters at zero: equal to another's
-    /// exactly when [`Pos::repeats`] says so.
-    pub fn without_counters(&self) -> Pos {
-        Pos {
-            halfmove: 0,
-            fullmove: 0,
+    /// The state with the promoted pieces forgotten: equal to another's
+    /// exactly when [`State::repeats`] says so.
+    pub fn without_promotions(&self) -> State {
+        State {
             promoted: 0,
             ..self.clone()
         }
     }
+}
+
+/// A position of a defined variant is a [`Position`] whose [`Extra`] is
+/// its [`State`]; the engine names squares by number, `rank * files +
+/// file` from a1 = 0.
+pub type Pos = Position;
+
+/// The variant of a position read before its definition is registered
+/// (while a file loads); [`crate::variant::defined`] sets the real one.
+pub const UNREGISTERED: Variant = Variant::Defined(u16::MAX);
+
+fn side(c: u8) -> Color {
+    if c == 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+impl Position {
+    /// An empty position of the definition, White to move.
+    pub fn empty_of(def: &Def) -> Position {
+        let hand_size = if def.piece_drops { def.kinds.len() } else { 0 };
+        Position {
+            variant: UNREGISTERED,
+            board: Board::rect(def.files as i16, def.ranks as i16),
+            turn: Color::White,
+            castling: Castling::NONE,
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+            extra: Extra::Defined(Box::new(State {
+                files: def.files,
+                ranks: def.ranks,
+                castling: [[None; 2]; 2],
+                ep: Vec::new(),
+                hands: [vec![0; hand_size], vec![0; hand_size]],
+                promoted: 0,
+            })),
+        }
+    }
+
+    /// The defined variant's state of this position.
+    pub fn state(&self) -> &State {
+        match &self.extra {
+            Extra::Defined(s) => s,
+            _ => &NO_STATE,
+        }
+    }
+
+    pub fn state_mut(&mut self) -> &mut State {
+        if !matches!(self.extra, Extra::Defined(_)) {
+            self.extra = Extra::Defined(Box::new(NO_STATE.clone()));
+        }
+        match &mut self.extra {
+            Extra::Defined(s) => s,
+            _ => unreachable!("set just above"),
+        }
+    }
+
+    /// The side to move: 0 White, 1 Black.
+    pub fn us(&self) -> u8 {
+        u8::from(self.turn == Color::Black)
+    }
+
+    /// How many squares the board has.
+    pub fn square_count(&self) -> u8 {
+        let s = self.state();
+        (s.files as i16 * s.ranks as i16) as u8
+    }
+
+    /// The board's square of an engine's square.
+    pub fn square_of(&self, sq: u8) -> Square {
+        let (f, r) = self.file_rank(sq);
+        Square::new(f as i16 + 1, r as i16 + 1)
+    }
+
+    /// The engine's square of a board's square.
+    pub fn number_of(&self, sq: Square) -> Option<u8> {
+        self.sq((sq.file - 1) as i8, (sq.rank - 1) as i8)
+    }
+
+    /// The man on an engine's square.
+    pub fn man(&self, def: &Def, sq: u8) -> Option<Man> {
+        let piece = self.board.piece_at(self.square_of(sq))?;
+        Some(Man {
+            kind: def.kind_of_role(piece.role)? as u8,
+            color: u8::from(piece.color == Color::Black),
+        })
+    }
+
+    /// Puts a man on an engine's square, or empties it.
+    pub fn put(&mut self, def: &Def, sq: u8, man: Option<Man>) {
+        let stack = match man {
+            Some(m) => Stack::single(Piece::new(side(m.color), def.role(m.kind as usize))),
+            None => Stack::EMPTY,
+        };
+        let at = self.square_of(sq);
+        self.board.set(at, stack);
+    }
+
+    /// Takes the man off an engine's square.
+    pub fn take(&mut self, def: &Def, sq: u8) -> Option<Man> {
+        let m = self.man(def, sq);
+        self.put(def, sq, None);
+        m
+    }
+
+    /// Whether an engine's square is empty.
+    pub fn is_empty_at(&self, sq: u8) -> bool {
+        self.board.piece_at(self.square_of(sq)).is_none()
+    }
+
+    /// Sets [`Position::castling`] and [`Position::ep`] from the state.
+    pub fn sync(&mut self) {
+        let s = self.state();
+        let right = |c: usize, side: usize| s.castling[c][side].is_some();
+        let castling = Castling {
+            white_king: right(0, 0),
+            white_queen: right(0, 1),
+            black_king: right(1, 0),
+            black_queen: right(1, 1),
+        };
+        let ep = s.ep.first().map(|&e| self.square_of(e));
+        self.castling = castling;
+        self.ep = ep;
+    }
 
     pub fn sq(&self, file: i8, rank: i8) -> Option<u8> {
-        if (0..self.files).contains(&file) && (0..self.ranks).contains(&rank) {
-            Some((rank as i16 * self.files as i16 + file as i16) as u8)
+        if (0..self.state().files).contains(&file) && (0..self.state().ranks).contains(&rank) {
+            Some((rank as i16 * self.state().files as i16 + file as i16) as u8)
         } else {
             None
         }
@@ -105,8 +242,8 @@ impl Pos {
 
     pub fn file_rank(&self, sq: u8) -> (i8, i8) {
         (
-            (sq as i16 % self.files as i16) as i8,
-            (sq as i16 / self.files as i16) as i8,
+            (sq as i16 % self.state().files as i16) as i8,
+            (sq as i16 / self.state().files as i16) as i8,
         )
     }
 
@@ -150,19 +287,7 @@ impl Pos {
     fn read(def: &Def, fen: &str, check: bool) -> Result<Pos, String> {
         let mut parts = fen.split_whitespace();
         let board = parts.next().ok_or("empty position text")?;
-        let hand_size = if def.piece_drops { def.kinds.len() } else { 0 };
-        let mut pos = Pos {
-            files: def.files,
-            ranks: def.ranks,
-            cells: vec![None; def.files as usize * def.ranks as usize],
-            turn: 0,
-            castling: [[None; 2]; 2],
-            ep: Vec::new(),
-            halfmove: 0,
-            fullmove: 1,
-            hands: [vec![0; hand_size], vec![0; hand_size]],
-            promoted: 0,
-        };
+        let mut pos = Position::empty_of(def);
         // The hand: in brackets after the board, or as one more rank.
         let (board, hand) = match board.split_once('[') {
             Some((b, h)) => match h.strip_suffix(']') {
@@ -197,7 +322,7 @@ impl Pos {
                     let sq = promoted_next
                         .take()
                         .ok_or("`~` (a promoted piece) must follow a piece's letter")?;
-                    pos.promoted |= 1u128 << sq;
+                    pos.state_mut().promoted |= 1u128 << sq;
                     continue;
                 }
                 promoted_next = None;
@@ -225,10 +350,14 @@ impl Pos {
                 }
                 let color = if c.is_ascii_uppercase() { 0 } else { 1 };
                 let sq = pos.sq(file as i8, rank).ok_or("square off the board")?;
-                pos.cells[sq as usize] = Some(Man {
-                    kind: kind as u8,
-                    color,
-                });
+                pos.put(
+                    def,
+                    sq,
+                    Some(Man {
+                        kind: kind as u8,
+                        color,
+                    }),
+                );
                 file += 1;
                 promoted_next = Some(sq);
                 continue;
@@ -243,8 +372,8 @@ impl Pos {
             }
         }
         pos.turn = match parts.next().unwrap_or("w") {
-            "w" => 0,
-            "b" => 1,
+            "w" => Color::White,
+            "b" => Color::Black,
             t => return Err(format!("`{t}` is not a side to move (w or b)")),
         };
         // The fields after the side are read as Fairy-Stockfish reads
@@ -280,7 +409,7 @@ impl Pos {
                     .parse_square(ep)
                     .ok_or_else(|| format!("`{ep}` is not a square"))?;
                 if pos.ep_possible(def, sq) {
-                    pos.ep.push(sq);
+                    pos.state_mut().ep.push(sq);
                 }
             }
             Some(ep) if ep.starts_with(|c: char| c.is_ascii_digit()) => {
@@ -304,6 +433,7 @@ impl Pos {
         if let Some(extra) = parts.next() {
             return Err(format!("unexpected `{extra}` after the move number"));
         }
+        pos.sync();
         Ok(pos)
     }
 
@@ -323,7 +453,7 @@ impl Pos {
                 .kind_of(c)
                 .ok_or_else(|| format!("`{c}` in hand is not a piece of this variant"))?;
             let color = usize::from(!c.is_ascii_uppercase());
-            let n = &mut self.hands[color][kind];
+            let n = &mut self.state_mut().hands[color][kind];
             *n = n
                 .checked_add(1)
                 .filter(|&n| n <= MOST_IN_HAND)
@@ -340,7 +470,10 @@ impl Pos {
         kinds.sort_by_key(|&k| std::cmp::Reverse(def.kinds[k].order));
         for color in 0..2u8 {
             for &k in &kinds {
-                let n = self.hands[color as usize].get(k).copied().unwrap_or(0);
+                let n = self.state().hands[color as usize]
+                    .get(k)
+                    .copied()
+                    .unwrap_or(0);
                 let letter = Pos::letter(
                     def,
                     Man {
@@ -355,8 +488,8 @@ impl Pos {
 
     /// The first square, from a1 rank by rank, holding a man of `color`
     /// and a kind `is` accepts (as Fairy-Stockfish's validator finds it).
-    fn first(&self, color: u8, is: impl Fn(usize) -> bool) -> Option<u8> {
-        (0..self.cells.len() as u8).find(|&s| self.is(s, color, &is))
+    fn first(&self, def: &Def, color: u8, is: impl Fn(usize) -> bool) -> Option<u8> {
+        (0..self.square_count()).find(|&s| self.is(def, s, color, &is))
     }
 
     /// The square's name: `e4`, `a10`.
@@ -378,8 +511,8 @@ impl Pos {
             (0, "White", letter),
             (1, "Black", letter.to_ascii_lowercase()),
         ] {
-            let n = (0..self.cells.len() as u8)
-                .filter(|&s| self.is(s, color, |k| k == king))
+            let n = (0..self.square_count())
+                .filter(|&s| self.is(def, s, color, |k| k == king))
                 .count();
             let wanted = start.chars().filter(|&x| x == c).count();
             if n > 1 {
@@ -392,7 +525,7 @@ impl Pos {
                 ));
             }
         }
-        let at = |color| self.first(color, |k| k == king);
+        let at = |color| self.first(def, color, |k| k == king);
         if def.kinds[king].betza_text == "K" {
             if let (Some(w), Some(b)) = (at(0), at(1)) {
                 let ((wf, wr), (bf, br)) = (self.file_rank(w), self.file_rank(b));
@@ -434,16 +567,12 @@ impl Pos {
             let king = def.kinds.iter().position(|k| &k.name == name);
             let is_king = |k: usize| Some(k) == king;
             let rooks = &def.castling_rooks[color as usize];
-            let king_at = self.first(color, is_king);
+            let king_at = self.first(def, color, is_king);
             for &c in &mine {
                 let lower = c.to_ascii_lowercase();
                 if lower != 'k' && lower != 'q' {
                     let f = (lower as u8 - b'a') as i8;
-                    if self
-                        .sq(f, rank)
-                        .and_then(|s| self.cells[s as usize])
-                        .is_none()
-                    {
+                    if self.sq(f, rank).and_then(|s| self.man(def, s)).is_none() {
                         return Err(format!(
                             "castling right `{c}`: nothing stands on the {lower} file of {side}'s castling rank"
                         ));
@@ -458,13 +587,13 @@ impl Pos {
                 };
                 let kf = self.file_rank(k).0;
                 let files: Vec<i8> = if lower == 'k' {
-                    (kf + 1..self.files).collect()
+                    (kf + 1..self.state().files).collect()
                 } else {
                     (0..kf).collect()
                 };
                 let rook = files.iter().any(|&f| {
                     self.sq(f, rank)
-                        .is_some_and(|s| self.is(s, color, |k| rooks.contains(k)))
+                        .is_some_and(|s| self.is(def, s, color, |k| rooks.contains(k)))
                 });
                 if !rook {
                     return Err(format!(
@@ -472,7 +601,7 @@ impl Pos {
                     ));
                 }
             }
-            if king_at != start.first(color, is_king) {
+            if king_at != start.first(def, color, is_king) {
                 return Err(format!(
                     "castling rights `{}`: {side}'s king is not on its start square",
                     mine.iter().collect::<String>()
@@ -490,12 +619,12 @@ impl Pos {
                 if !mine.iter().any(|c| c.to_ascii_lowercase() == letter) {
                     continue;
                 }
-                let stands = (0..self.files).any(|f| {
+                let stands = (0..self.state().files).any(|f| {
                     (f < king_file) == (letter == 'q')
                         && f != king_file
                         && self.sq(f, rank).is_some_and(|s| {
-                            start.is(s, color, |k| rooks.contains(k))
-                                && self.is(s, color, |k| rooks.contains(k))
+                            start.is(def, s, color, |k| rooks.contains(k))
+                                && self.is(def, s, color, |k| rooks.contains(k))
                         })
                 });
                 if !stands {
@@ -518,12 +647,12 @@ impl Pos {
         if color == 0 {
             def.castling_rank
         } else {
-            self.ranks - 1 - def.castling_rank
+            self.state().ranks - 1 - def.castling_rank
         }
     }
 
-    fn is(&self, sq: u8, color: u8, pred: impl Fn(usize) -> bool) -> bool {
-        matches!(self.cells[sq as usize], Some(m) if m.color == color && pred(m.kind as usize))
+    fn is(&self, def: &Def, sq: u8, color: u8, pred: impl Fn(usize) -> bool) -> bool {
+        matches!(self.man(def, sq), Some(m) if m.color == color && pred(m.kind as usize))
     }
 
     /// Adds the castling right written `c`, as Fairy-Stockfish reads it
@@ -538,7 +667,7 @@ impl Pos {
         let rooks = &def.castling_rooks[color as usize];
         let is_rook = |p: &Pos, f: i8| {
             p.sq(f, rank)
-                .is_some_and(|s| p.is(s, color, |k| rooks.contains(k)))
+                .is_some_and(|s| p.is(def, s, color, |k| rooks.contains(k)))
         };
         let up = c.to_ascii_uppercase();
         let rook_file = match up {
@@ -563,10 +692,10 @@ impl Pos {
         let Some(king) = def.kinds.iter().position(|k| &k.name == name) else {
             return Ok(());
         };
-        let kings: Vec<i8> = (0..self.files)
+        let kings: Vec<i8> = (0..self.state().files)
             .filter(|&f| {
                 self.sq(f, rank)
-                    .is_some_and(|s| self.is(s, color, |k| k == king))
+                    .is_some_and(|s| self.is(def, s, color, |k| k == king))
             })
             .collect();
         let king_file = match kings.as_slice() {
@@ -581,7 +710,7 @@ impl Pos {
             return Ok(());
         };
         let side = if king_file < rook_file { 0 } else { 1 };
-        self.castling[color as usize][side] = Some(Right { king: k, rook: r });
+        self.state_mut().castling[color as usize][side] = Some(Right { king: k, rook: r });
         Ok(())
     }
 
@@ -590,7 +719,7 @@ impl Pos {
     /// side to move, an enemy pawn just past it, nothing on it or behind.
     fn ep_possible(&self, def: &Def, sq: u8) -> bool {
         let Some(pawn) = def.pawn() else { return false };
-        let us = self.turn;
+        let us = self.us();
         if !self.region_has(def.en_passant_region[us as usize], sq) {
             return false;
         }
@@ -598,26 +727,27 @@ impl Pos {
         let back = if us == 0 { -1 } else { 1 };
         let attacked = [-1, 1].iter().any(|df| {
             self.sq(f + df, r + back)
-                .is_some_and(|s| self.is(s, us, |k| k == pawn))
+                .is_some_and(|s| self.is(def, s, us, |k| k == pawn))
         });
         let them = 1 - us;
         let pawn_past = [1, 2].iter().any(|n| {
             self.sq(f, r + back * n)
-                .is_some_and(|s| self.is(s, them, |k| k == pawn))
+                .is_some_and(|s| self.is(def, s, them, |k| k == pawn))
         });
-        let clear = [0, -back].iter().all(|d| {
-            self.sq(f, r + d)
-                .is_none_or(|s| self.cells[s as usize].is_none())
-        });
+        let clear = [0, -back]
+            .iter()
+            .all(|d| self.sq(f, r + d).is_none_or(|s| self.is_empty_at(s)));
         attacked && pawn_past && clear
     }
 
     pub fn to_fen(&self, def: &Def) -> String {
         let mut s = String::new();
-        for rank in (0..self.ranks).rev() {
+        let (files, ranks) = (self.state().files, self.state().ranks);
+        for rank in (0..ranks).rev() {
             let mut run = 0;
-            for file in 0..self.files {
-                match self.cells[(rank as usize) * self.files as usize + file as usize] {
+            for file in 0..files {
+                let square = rank as u32 * files as u32 + file as u32;
+                match self.man(def, square as u8) {
                     None => run += 1,
                     Some(m) => {
                         if run > 0 {
@@ -625,8 +755,7 @@ impl Pos {
                             run = 0;
                         }
                         s.push(Pos::letter(def, m));
-                        let square = rank as u32 * self.files as u32 + file as u32;
-                        if self.promoted & (1u128 << square) != 0
+                        if self.state().promoted & (1u128 << square) != 0
                             && def.captures_to_hand
                             && !def.drop_loop
                         {
@@ -647,10 +776,10 @@ impl Pos {
             self.write_hand(def, &mut s);
             s.push(']');
         }
-        s.push_str(if self.turn == 0 { " w " } else { " b " });
+        s.push_str(if self.us() == 0 { " w " } else { " b " });
         let mut rights = String::new();
         for (color, letters) in [(0, ['K', 'Q']), (1, ['k', 'q'])] {
-            for (right, letter) in self.castling[color].iter().zip(letters) {
+            for (right, letter) in self.state().castling[color].iter().zip(letters) {
                 if right.is_some() {
                     rights.push(letter);
                 }
@@ -660,11 +789,11 @@ impl Pos {
             rights.push('-');
         }
         s.push_str(&rights);
-        if self.ep.is_empty() {
+        if self.state().ep.is_empty() {
             s.push_str(" -");
         } else {
             s.push(' ');
-            for &e in &self.ep {
+            for &e in &self.state().ep {
                 s.push_str(&self.square_name(e));
             }
         }
@@ -700,20 +829,21 @@ impl Pos {
     }
 
     /// Counts the pieces of `color` of kind `kind` (`None`: all).
-    pub fn count(&self, color: u8, kind: Option<usize>) -> i32 {
-        self.cells
-            .iter()
-            .flatten()
-            .filter(|m| m.color == color && kind.is_none_or(|k| k == m.kind as usize))
+    pub fn count(&self, def: &Def, color: u8, kind: Option<usize>) -> i32 {
+        let side = side(color);
+        self.board
+            .occupied()
+            .filter_map(|(_, stack)| stack.piece())
+            .filter(|p| p.color == side && kind.is_none_or(|k| def.kind_of_role(p.role) == Some(k)))
             .count() as i32
     }
 
     pub fn king_square(&self, def: &Def, color: u8) -> Option<u8> {
         let king = def.king()?;
-        (0..self.cells.len() as u8).find(|&s| self.is(s, color, |k| k == king))
+        (0..self.square_count()).find(|&s| self.is(def, s, color, |k| k == king))
     }
 
     pub fn part(&self, def: &Def, sq: u8) -> Option<Part> {
-        self.cells[sq as usize].map(|m| def.kinds[m.kind as usize].part)
+        self.man(def, sq).map(|m| def.kinds[m.kind as usize].part)
     }
 }

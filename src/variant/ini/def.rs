@@ -3,6 +3,7 @@
 //! Fairy-Stockfish's defaults (its `variant.h`) for every key not given.
 
 use super::betza::Betza;
+use crate::piece::Role;
 
 /// Squares as bits: bit `rank * FILES + file` with [`FILES`] fixed, so
 /// that a region read before the board's size is known keeps its meaning
@@ -179,6 +180,9 @@ pub struct Def {
     /// The section's text and its ancestors' (outermost first), as read:
     /// what a game file embeds so the game stays playable.
     pub source: Source,
+    /// The kind of each [`Role`] (by its index), as
+    /// [`Def::index_roles`] found them from the letters.
+    pub kind_by_role: [Option<u8>; 26],
 }
 
 /// A section's text after its ancestors', shared with them: a chain of
@@ -322,6 +326,7 @@ impl Def {
             blast_on_capture: false,
             blast_immune: KindSet::default(),
             source: Source::default(),
+            kind_by_role: [None; 26],
         }
     }
 
@@ -420,6 +425,37 @@ impl Def {
             .filter(|(_, k)| k.letter == up)
             .min_by_key(|(_, k)| k.order)
             .map(|(i, _)| i)
+    }
+
+    /// Finds each kind's [`Role`], the role of its letter; refused when
+    /// a letter is not a Latin one, which no role names.
+    pub fn index_roles(&mut self) -> Result<(), String> {
+        self.kind_by_role = [None; 26];
+        for (i, k) in self.kinds.iter().enumerate() {
+            let role = Role::from_letter(k.letter).ok_or_else(|| {
+                format!(
+                    "the {} has the letter `{}`; postal names pieces by Latin letters",
+                    k.name, k.letter
+                )
+            })?;
+            self.kind_by_role[role.index()] = Some(i as u8);
+        }
+        Ok(())
+    }
+
+    /// The role of a kind: the role of its letter.
+    pub fn role(&self, kind: usize) -> Role {
+        Role::from_letter(self.kinds[kind].letter).unwrap_or(Role::Pawn)
+    }
+
+    /// The kind of a role in this variant, if it has one.
+    #[inline]
+    pub fn kind_of_role(&self, role: Role) -> Option<usize> {
+        self.kind_by_role
+            .get(role.index())
+            .copied()
+            .flatten()
+            .map(usize::from)
     }
 
     pub fn king(&self) -> Option<usize> {

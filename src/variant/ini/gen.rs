@@ -31,7 +31,7 @@ fn turned(color: u8, (dy, dx): (i8, i8)) -> (i8, i8) {
 /// (the caller keeps the enemy's).
 fn reach(pos: &Pos, color: u8, from: u8, motion: &Motion, out: &mut Vec<u8>) {
     let (f0, r0) = pos.file_rank(from);
-    let occupied = |s: u8| pos.cells[s as usize].is_some();
+    let occupied = |s: u8| !pos.is_empty_at(s);
     for (&d, &dist) in &motion.leaps {
         let (dy, dx) = turned(color, d);
         let Some(to) = pos.sq(f0 + dx, r0 + dy) else {
@@ -107,12 +107,12 @@ fn lame_path(pos: &Pos, from: u8, to: u8) -> Vec<u8> {
 /// by its movement alone (the king may be left in check), as
 /// Fairy-Stockfish's `pseudo_legal` says of a plain move.
 pub fn plain_move_reaches(def: &Def, pos: &Pos, from: u8, to: u8) -> bool {
-    let Some(m) = pos.cells[from as usize] else {
+    let Some(m) = pos.man(def, from) else {
         return false;
     };
     let kind = &def.kinds[m.kind as usize];
     let mut buf = Vec::new();
-    match pos.cells[to as usize] {
+    match pos.man(def, to) {
         None => reach(pos, m.color, from, &kind.betza.quiet, &mut buf),
         Some(t) if t.color != m.color => reach(pos, m.color, from, &kind.betza.capture, &mut buf),
         Some(_) => return false,
@@ -126,14 +126,14 @@ pub fn attacked(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
         return true;
     }
     let mut buf = Vec::with_capacity(32);
-    for (sq, cell) in pos.cells.iter().enumerate() {
-        let Some(m) = cell else { continue };
+    for sq in 0..pos.square_count() {
+        let Some(m) = pos.man(def, sq) else { continue };
         if m.color != by {
             continue;
         }
         let kind = &def.kinds[m.kind as usize];
         if kind.part == Part::Pawn {
-            let (f, r) = pos.file_rank(sq as u8);
+            let (f, r) = pos.file_rank(sq);
             let (tf, tr) = pos.file_rank(target);
             let up = if by == 0 { 1 } else { -1 };
             if tr == r + up && (tf - f).abs() == 1 {
@@ -142,7 +142,7 @@ pub fn attacked(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
             continue;
         }
         buf.clear();
-        reach(pos, by, sq as u8, &kind.betza.capture, &mut buf);
+        reach(pos, by, sq, &kind.betza.capture, &mut buf);
         if buf.contains(&target) {
             return true;
         }
@@ -164,10 +164,7 @@ fn king_faces(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
     let (df, dr) = ((tf - kf).signum(), (tr - kr).signum());
     let (mut f, mut r) = (kf + df, kr + dr);
     while (f, r) != (tf, tr) {
-        if pos
-            .sq(f, r)
-            .is_some_and(|s| pos.cells[s as usize].is_some())
-        {
+        if pos.sq(f, r).is_some_and(|s| !pos.is_empty_at(s)) {
             return false;
         }
         (f, r) = (f + df, r + dr);
@@ -176,13 +173,13 @@ fn king_faces(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
 }
 
 pub fn in_check(def: &Def, pos: &Pos) -> bool {
-    pos.king_square(def, pos.turn)
-        .is_some_and(|k| attacked(def, pos, k, 1 - pos.turn))
+    pos.king_square(def, pos.us())
+        .is_some_and(|k| attacked(def, pos, k, 1 - pos.us()))
 }
 
 /// Moves by the rules of movement alone (the king may be left in check).
 fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
-    let us = pos.turn;
+    let us = pos.us();
     let mut buf = Vec::with_capacity(64);
     let plain = |from: u8, to: u8| Mv {
         from,
@@ -190,8 +187,8 @@ fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
         promotion: None,
         special: Special::None,
     };
-    for from in 0..pos.cells.len() as u8 {
-        let Some(m) = pos.cells[from as usize] else {
+    for from in 0..pos.square_count() {
+        let Some(m) = pos.man(def, from) else {
             continue;
         };
         if m.color != us {
@@ -204,7 +201,7 @@ fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
         }
         buf.clear();
         reach(pos, us, from, &kind.betza.quiet, &mut buf);
-        buf.retain(|&s| pos.cells[s as usize].is_none());
+        buf.retain(|&s| pos.is_empty_at(s));
         let quiet = buf.len();
         reach(pos, us, from, &kind.betza.capture, &mut buf);
         let mut seen: Vec<u8> = Vec::with_capacity(buf.len());
@@ -212,7 +209,7 @@ fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
             let ok = if i < quiet {
                 true
             } else {
-                matches!(pos.cells[to as usize], Some(t) if t.color != us)
+                matches!(pos.man(def, to), Some(t) if t.color != us)
             };
             if ok && !seen.contains(&to) {
                 seen.push(to);
@@ -231,15 +228,15 @@ fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
 /// `firstRankPawnDrops`) nor in its promotion region (unless
 /// `promotionZonePawnDrops`).
 fn drops(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
-    let us = pos.turn;
-    let first_rank = if us == 0 { 0 } else { pos.ranks - 1 };
-    for (kind, &n) in pos.hands[us as usize].iter().enumerate() {
+    let us = pos.us();
+    let first_rank = if us == 0 { 0 } else { pos.state().ranks - 1 };
+    for (kind, &n) in pos.state().hands[us as usize].iter().enumerate() {
         if n == 0 {
             continue;
         }
         let pawn = def.kinds[kind].part == Part::Pawn;
-        for to in 0..pos.cells.len() as u8 {
-            if pos.cells[to as usize].is_some() {
+        for to in 0..pos.square_count() {
+            if !pos.is_empty_at(to) {
                 continue;
             }
             if pawn
@@ -260,7 +257,7 @@ fn drops(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
 }
 
 fn pawn_moves(def: &Def, pos: &Pos, from: u8, out: &mut Vec<Mv>) {
-    let us = pos.turn;
+    let us = pos.us();
     let (f, r) = pos.file_rank(from);
     let up = if us == 0 { 1 } else { -1 };
     let zone = def.promotion_region[us as usize];
@@ -278,7 +275,7 @@ fn pawn_moves(def: &Def, pos: &Pos, from: u8, out: &mut Vec<Mv>) {
                     .iter()
                     .find(|(lk, _)| *lk == k)
                     .map_or(0, |l| l.1);
-                if limit == 0 || (limit as i32) > pos.count(us, Some(k)) {
+                if limit == 0 || (limit as i32) > pos.count(def, us, Some(k)) {
                     out.push(Mv {
                         from,
                         to,
@@ -299,11 +296,11 @@ fn pawn_moves(def: &Def, pos: &Pos, from: u8, out: &mut Vec<Mv>) {
         });
     };
     if let Some(one) = pos.sq(f, r + up) {
-        if pos.cells[one as usize].is_none() {
+        if pos.is_empty_at(one) {
             add(one, Special::None, out);
             if def.double_step && pos.region_has(def.double_step_region[us as usize], from) {
                 if let Some(two) = pos.sq(f, r + 2 * up) {
-                    if pos.cells[two as usize].is_none() {
+                    if pos.is_empty_at(two) {
                         add(two, Special::None, out);
                     }
                 }
@@ -314,9 +311,9 @@ fn pawn_moves(def: &Def, pos: &Pos, from: u8, out: &mut Vec<Mv>) {
         let Some(to) = pos.sq(f + df, r + up) else {
             continue;
         };
-        match pos.cells[to as usize] {
+        match pos.man(def, to) {
             Some(t) if t.color != us => add(to, Special::None, out),
-            None if pos.ep.contains(&to) => {
+            None if pos.state().ep.contains(&to) => {
                 // Fairy-Stockfish's en passant never promotes, even in
                 // the promotion region.
                 if let Some(taken) = pos.sq(f + df, r) {
@@ -334,11 +331,11 @@ fn pawn_moves(def: &Def, pos: &Pos, from: u8, out: &mut Vec<Mv>) {
 }
 
 fn castling_moves(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
-    let us = pos.turn;
+    let us = pos.us();
     let rank = pos.castling_rank(def, us);
     let mut checked: Option<bool> = None;
     for side in 0..2 {
-        let Some(right) = pos.castling[us as usize][side] else {
+        let Some(right) = pos.state().castling[us as usize][side] else {
             continue;
         };
         let kfile = if side == 0 {
@@ -359,7 +356,7 @@ fn castling_moves(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
         };
         let blocked = span(right.rook, rto)
             .chain(span(right.king, kto))
-            .any(|s| s != right.king && s != right.rook && pos.cells[s as usize].is_some());
+            .any(|s| s != right.king && s != right.rook && !pos.is_empty_at(s));
         if blocked {
             continue;
         }
@@ -388,12 +385,12 @@ fn castling_moves(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
 /// Plays a move given by [`legal_moves`].
 pub fn play(def: &Def, pos: &Pos, mv: &Mv) -> Pos {
     let mut p = pos.clone();
-    let us = pos.turn;
+    let us = pos.us();
     let them = 1 - us;
-    let moving = pos.cells[mv.from as usize];
-    let mut captured = pos.cells[mv.to as usize].is_some();
+    let moving = pos.man(def, mv.from);
+    let mut captured = !pos.is_empty_at(mv.to);
     let is_pawn = pos.part(def, mv.from) == Some(Part::Pawn);
-    p.ep.clear();
+    p.state_mut().ep.clear();
     let bit = |sq: u8| 1u128 << sq;
     // A piece taken goes to the taker's hand (`capturesToHand`): a
     // promoted one as the pawn it was, unless `dropLoop`.
@@ -403,54 +400,61 @@ pub fn play(def: &Def, pos: &Pos, mv: &Mv) -> Pos {
         Special::Castle { .. } | Special::Drop(_) => None,
     };
     if let Some(at) = taken_at {
-        if let Some(t) = pos.cells[at as usize].filter(|t| t.color != us) {
+        if let Some(t) = pos.man(def, at).filter(|t| t.color != us) {
             if def.captures_to_hand {
-                let promoted = pos.promoted & bit(at) != 0;
+                let promoted = pos.state().promoted & bit(at) != 0;
                 let kind = match def.pawn() {
                     Some(pawn) if promoted && !def.drop_loop => pawn,
                     _ => t.kind as usize,
                 };
-                if let Some(n) = p.hands[us as usize].get_mut(kind) {
+                if let Some(n) = p.state_mut().hands[us as usize].get_mut(kind) {
                     *n = n.saturating_add(1);
                 }
             }
-            p.promoted &= !bit(at);
+            p.state_mut().promoted &= !bit(at);
         }
     }
     match mv.special {
         Special::Drop(kind) => {
-            p.cells[mv.to as usize] = Some(Man { kind, color: us });
-            if let Some(n) = p.hands[us as usize].get_mut(kind as usize) {
+            p.put(def, mv.to, Some(Man { kind, color: us }));
+            if let Some(n) = p.state_mut().hands[us as usize].get_mut(kind as usize) {
                 *n = n.saturating_sub(1);
             }
             // Fairy-Stockfish resets its move counter at a drop.
             captured = true;
         }
         Special::Castle { rook_from, rook_to } => {
-            let rook = p.cells[rook_from as usize].take();
-            let king = p.cells[mv.from as usize].take();
-            p.cells[mv.to as usize] = king;
-            p.cells[rook_to as usize] = rook;
+            let rook = p.take(def, rook_from);
+            let king = p.take(def, mv.from);
+            p.put(def, mv.to, king);
+            p.put(def, rook_to, rook);
             captured = false;
         }
         Special::EnPassant(taken) => {
-            p.cells[taken as usize] = None;
-            p.cells[mv.to as usize] = p.cells[mv.from as usize].take();
+            p.put(def, taken, None);
+            let man = p.take(def, mv.from);
+            p.put(def, mv.to, man);
             captured = true;
         }
         Special::None => {
-            p.cells[mv.to as usize] = p.cells[mv.from as usize].take();
+            let man = p.take(def, mv.from);
+            p.put(def, mv.to, man);
         }
     }
-    if !matches!(mv.special, Special::Drop(_)) && pos.promoted & bit(mv.from) != 0 {
-        p.promoted = (p.promoted & !bit(mv.from)) | bit(mv.to);
+    if !matches!(mv.special, Special::Drop(_)) && pos.state().promoted & bit(mv.from) != 0 {
+        let s = p.state_mut();
+        s.promoted = (s.promoted & !bit(mv.from)) | bit(mv.to);
     }
     if let (Some(k), Some(m)) = (mv.promotion, moving) {
-        p.cells[mv.to as usize] = Some(Man {
-            kind: k,
-            color: m.color,
-        });
-        p.promoted |= bit(mv.to);
+        p.put(
+            def,
+            mv.to,
+            Some(Man {
+                kind: k,
+                color: m.color,
+            }),
+        );
+        p.state_mut().promoted |= bit(mv.to);
     }
     let blasted = if def.blast_on_capture && is_capture(pos, mv) {
         blast(def, &mut p, mv.to)
@@ -461,7 +465,7 @@ pub fn play(def: &Def, pos: &Pos, mv: &Mv) -> Pos {
     // up there.
     for c in 0..2 {
         for side in 0..2 {
-            if let Some(r) = p.castling[c][side] {
+            if let Some(r) = p.state().castling[c][side] {
                 let touched = [r.king, r.rook];
                 let rook_to = match mv.special {
                     Special::Castle { rook_from, .. } => Some(rook_from),
@@ -472,7 +476,7 @@ pub fn play(def: &Def, pos: &Pos, mv: &Mv) -> Pos {
                     || blasted.iter().any(|s| touched.contains(s))
                     || rook_to.is_some_and(|s| touched.contains(&s))
                 {
-                    p.castling[c][side] = None;
+                    p.state_mut().castling[c][side] = None;
                 }
             }
         }
@@ -487,11 +491,11 @@ pub fn play(def: &Def, pos: &Pos, mv: &Mv) -> Pos {
                 let in_region = pos.region_has(def.en_passant_region[them as usize], passed);
                 let attacker = [-1, 1].iter().any(|df| {
                     p.sq(f + df, r + 2 * up).is_some_and(|s| {
-                        matches!(p.cells[s as usize], Some(m) if m.color == them && m.kind as usize == pawn)
+                        matches!(p.man(def, s), Some(m) if m.color == them && m.kind as usize == pawn)
                     })
                 });
                 if in_region && attacker {
-                    p.ep.push(passed);
+                    p.state_mut().ep.push(passed);
                 }
             }
         }
@@ -504,7 +508,8 @@ pub fn play(def: &Def, pos: &Pos, mv: &Mv) -> Pos {
     if us == 1 {
         p.fullmove = p.fullmove.saturating_add(1);
     }
-    p.turn = them;
+    p.turn = !pos.turn;
+    p.sync();
     p
 }
 
@@ -522,15 +527,15 @@ fn blast(def: &Def, p: &mut Pos, at: u8) -> Vec<u8> {
             let Some(sq) = p.sq(f + dx, r + dy) else {
                 continue;
             };
-            let Some(man) = p.cells[sq as usize] else {
+            let Some(man) = p.man(def, sq) else {
                 continue;
             };
             let kind = man.kind as usize;
             if (sq != at && pawn == Some(kind)) || def.blast_immune.contains(kind) {
                 continue;
             }
-            p.cells[sq as usize] = None;
-            p.promoted &= !(1u128 << sq);
+            p.put(def, sq, None);
+            p.state_mut().promoted &= !(1u128 << sq);
             out.push(sq);
         }
     }
@@ -551,7 +556,7 @@ fn is_capture(pos: &Pos, mv: &Mv) -> bool {
     match mv.special {
         Special::EnPassant(_) => true,
         Special::Castle { .. } | Special::Drop(_) => false,
-        Special::None => pos.cells[mv.to as usize].is_some(),
+        Special::None => !pos.is_empty_at(mv.to),
     }
 }
 
@@ -566,7 +571,7 @@ pub fn legal_moves(def: &Def, pos: &Pos) -> Vec<Mv> {
 fn legal_ignoring_end(def: &Def, pos: &Pos) -> Vec<Mv> {
     let mut all = Vec::with_capacity(64);
     pseudo(def, pos, &mut all);
-    let us = pos.turn;
+    let us = pos.us();
     all.retain(|mv| {
         let after = play(def, pos, mv);
         after
@@ -585,9 +590,9 @@ fn legal_ignoring_end(def: &Def, pos: &Pos) -> Vec<Mv> {
     if def.immobility_illegal {
         all.retain(|m| match m.special {
             Special::Drop(kind) => can_move_from(def, pos, Man { kind, color: us }, m.to),
-            Special::None if m.promotion.is_none() => {
-                pos.cells[m.from as usize].is_some_and(|man| can_move_from(def, pos, man, m.to))
-            }
+            Special::None if m.promotion.is_none() => pos
+                .man(def, m.from)
+                .is_some_and(|man| can_move_from(def, pos, man, m.to)),
             _ => true,
         });
     }
@@ -613,9 +618,9 @@ fn flag_reached(def: &Def, pos: &Pos, c: u8) -> bool {
         return false;
     }
     let kind = def.flag_piece[c as usize];
-    let n = (0..pos.cells.len() as u8)
+    let n = (0..pos.square_count())
         .filter(|&s| {
-            matches!(pos.cells[s as usize], Some(m) if m.color == c && kind.is_none_or(|k| k == m.kind as usize))
+            matches!(pos.man(def, s), Some(m) if m.color == c && kind.is_none_or(|k| k == m.kind as usize))
                 && pos.region_has(region, s)
         })
         .count() as i32;
@@ -625,7 +630,7 @@ fn flag_reached(def: &Def, pos: &Pos, c: u8) -> bool {
 /// The ends Fairy-Stockfish checks before listing moves: extinction, then
 /// a flag reached.
 pub fn immediate_end(def: &Def, pos: &Pos) -> Option<End> {
-    let stm = pos.turn;
+    let stm = pos.us();
     if def.extinction != Score::None {
         for c in [1 - stm, stm] {
             let kinds: Vec<Option<usize>> = if def.extinction_types.all {
@@ -639,8 +644,8 @@ pub fn immediate_end(def: &Def, pos: &Pos) -> Option<End> {
             };
             for k in kinds {
                 let claim = i32::from(def.extinction_claim && c == stm);
-                if pos.count(c, k) <= def.extinction_count
-                    && pos.count(1 - c, k) >= def.extinction_opponent_count + claim
+                if pos.count(def, c, k) <= def.extinction_count
+                    && pos.count(def, 1 - c, k) >= def.extinction_opponent_count + claim
                 {
                     let v = score_white(def.extinction, c).unwrap_or(0);
                     return Some(End {
@@ -712,7 +717,7 @@ pub fn outcome(def: &Def, pos: &Pos) -> Option<End> {
             (def.stalemate, "stalemate")
         };
         return Some(End {
-            white: score_white(score, pos.turn).unwrap_or(0),
+            white: score_white(score, pos.us()).unwrap_or(0),
             why,
         });
     }

@@ -5,8 +5,9 @@
 //! the key and why ([`Refusal`]); it is never played by partial rules.
 //!
 //! A loaded definition ([`Def`]) is owned data built at run time, played
-//! by its own generator ([`gen`]) on its own positions ([`board`]); the
-//! seven built-in games keep their modules.
+//! by its own generator ([`gen`]) on the program's positions, whose
+//! [`State`] ([`board`]) holds what the board does not; the seven
+//! built-in games keep their modules.
 
 pub mod betza;
 pub mod board;
@@ -16,7 +17,7 @@ pub mod gen;
 pub mod keys;
 pub mod lex;
 
-pub use board::{Mv, Pos};
+pub use board::{Mv, Pos, State};
 pub use def::Def;
 
 use crate::diagnostic::{Diagnostic, Paint};
@@ -229,7 +230,7 @@ fn load_with(text: &str, file: &str, parents: &[Def], taken: &[&str]) -> Loaded 
             push_refusal(&mut refused, refuse(e.at, e.key, e.why), &mut out);
             continue;
         }
-        if let Err((key, why)) = check(&def) {
+        if let Err((key, why)) = check(&mut def) {
             // At the key's own line where the section sets it, else (a
             // parent's value) at the section's header.
             let own = key.and_then(|k| section.entries.iter().rev().find(|e| e.key == k));
@@ -256,12 +257,13 @@ fn push_refusal(refused: &mut HashSet<String>, r: Refusal, out: &mut Loaded) {
 
 /// Checks a definition as a whole: distinct letters, a start position
 /// that reads and stands. An error names the key it is about, if one.
-fn check(def: &Def) -> Result<(), (Option<&'static str>, String)> {
+fn check(def: &mut Def) -> Result<(), (Option<&'static str>, String)> {
     for (i, k) in def.kinds.iter().enumerate() {
         if def.kinds[..i].iter().any(|o| o.letter == k.letter) {
             return Err((None, format!("two pieces have the letter {}", k.letter)));
         }
     }
+    def.index_roles().map_err(|e| (None, e))?;
     Pos::from_fen(def, &def.start_fen).map_err(|e| (Some("startFen"), e))?;
     // Fairy-Stockfish warns against explosions with a king (its
     // parser.cpp), and its hand takes what blows up by rules not played
@@ -298,18 +300,7 @@ impl Loaded {
 impl Def {
     pub fn start(&self) -> Pos {
         // Checked when loaded.
-        Pos::from_fen(self, &self.start_fen).unwrap_or_else(|_| Pos {
-            files: self.files,
-            ranks: self.ranks,
-            cells: vec![None; self.files as usize * self.ranks as usize],
-            turn: 0,
-            castling: [[None; 2]; 2],
-            ep: Vec::new(),
-            halfmove: 0,
-            fullmove: 1,
-            hands: [Vec::new(), Vec::new()],
-            promoted: 0,
-        })
+        Pos::from_fen(self, &self.start_fen).unwrap_or_else(|_| Pos::empty_of(self))
     }
 }
 
