@@ -8,7 +8,7 @@
 //! with `~` after its letter (`Q~`), as Fairy-Stockfish writes them.
 
 use super::def::{bit, Def, Part, Region};
-use crate::board::Board;
+use crate::board::{Board, MARGIN};
 use crate::color::Color;
 use crate::piece::{Piece, Stack};
 use crate::position::{Castling, Position};
@@ -186,13 +186,50 @@ impl Position {
         self.sq((sq.file - 1) as i8, (sq.rank - 1) as i8)
     }
 
+    /// The board's array index of an engine's square. A defined variant's
+    /// board is one rectangle of at most 12 x 10 squares from a1, so one
+    /// tile, whose cells lie rank by rank inside the margin.
+    #[inline]
+    fn cell_index(&self, sq: u8) -> usize {
+        let files = self.state().files as usize;
+        let (f, r) = (sq as usize % files, sq as usize / files);
+        let i = (r + MARGIN as usize) * self.board.stride() as usize + f + MARGIN as usize;
+        debug_assert_eq!(Some(i), self.board.index(self.square_of(sq)));
+        i
+    }
+
+    /// The engine's square of a board's array index ([`Self::cell_index`]).
+    #[inline]
+    fn number_at(&self, index: usize) -> u8 {
+        let stride = self.board.stride() as usize;
+        let (f, r) = (
+            index % stride - MARGIN as usize,
+            index / stride - MARGIN as usize,
+        );
+        (r * self.state().files as usize + f) as u8
+    }
+
+    /// The squares of the men of `color`, in the order of their numbers.
+    pub fn squares_of(&self, color: u8) -> impl Iterator<Item = u8> + '_ {
+        self.board
+            .cells_of(side(color))
+            .map(move |i| self.number_at(i))
+    }
+
     /// The man on an engine's square.
+    #[inline]
     pub fn man(&self, def: &Def, sq: u8) -> Option<Man> {
-        let piece = self.board.piece_at(self.square_of(sq))?;
+        let piece = self.board.cell(self.cell_index(sq)).piece()?;
         Some(Man {
             kind: def.kind_of_role(piece.role)? as u8,
             color: u8::from(piece.color == Color::Black),
         })
+    }
+
+    /// The piece on an engine's square.
+    #[inline]
+    pub fn piece_at(&self, sq: u8) -> Option<Piece> {
+        self.board.cell(self.cell_index(sq)).piece()
     }
 
     /// Puts a man on an engine's square, or empties it.
@@ -201,8 +238,8 @@ impl Position {
             Some(m) => Stack::single(Piece::new(side(m.color), def.role(m.kind as usize))),
             None => Stack::EMPTY,
         };
-        let at = self.square_of(sq);
-        self.board.set(at, stack);
+        let i = self.cell_index(sq);
+        self.board.set_cell(i, stack);
     }
 
     /// Takes the man off an engine's square.
@@ -213,8 +250,9 @@ impl Position {
     }
 
     /// Whether an engine's square is empty.
+    #[inline]
     pub fn is_empty_at(&self, sq: u8) -> bool {
-        self.board.piece_at(self.square_of(sq)).is_none()
+        self.board.cell(self.cell_index(sq)).is_empty()
     }
 
     /// Sets [`Position::castling`] and [`Position::ep`] from the state.
@@ -830,17 +868,18 @@ impl Position {
 
     /// Counts the pieces of `color` of kind `kind` (`None`: all).
     pub fn count(&self, def: &Def, color: u8, kind: Option<usize>) -> i32 {
-        let side = side(color);
-        self.board
-            .occupied()
-            .filter_map(|(_, stack)| stack.piece())
-            .filter(|p| p.color == side && kind.is_none_or(|k| def.kind_of_role(p.role) == Some(k)))
+        self.squares_of(color)
+            .filter(|&s| {
+                kind.is_none_or(|k| self.man(def, s).is_some_and(|m| m.kind as usize == k))
+            })
             .count() as i32
     }
 
     pub fn king_square(&self, def: &Def, color: u8) -> Option<u8> {
         let king = def.king()?;
-        (0..self.square_count()).find(|&s| self.is(def, s, color, |k| k == king))
+        let king = Piece::new(side(color), def.role(king));
+        self.squares_of(color)
+            .find(|&s| self.piece_at(s) == Some(king))
     }
 
     pub fn part(&self, def: &Def, sq: u8) -> Option<Part> {

@@ -183,6 +183,33 @@ pub struct Def {
     /// The kind of each [`Role`] (by its index), as
     /// [`Def::index_roles`] found them from the letters.
     pub kind_by_role: [Option<u8>; 26],
+    /// For each side, how its pieces attack: what
+    /// [`super::gen::attacked`] walks back along, found by
+    /// [`Def::index_roles`].
+    pub attacks: [Vec<Attack>; 2],
+}
+
+/// How a piece reaches along one of its capture directions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Reach {
+    Leap,
+    /// A lame leap: the squares it passes must be empty.
+    Lame,
+    /// A slide of at most this many squares (0: any).
+    Slide(i8),
+    /// A hop over one piece, landing at most this many squares beyond
+    /// (0: any).
+    Hop(i8),
+}
+
+/// One capture direction of a piece of one side: the piece (kind and
+/// role), the step as files and ranks on the board, and its reach.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Attack {
+    pub role: Role,
+    pub dx: i8,
+    pub dy: i8,
+    pub reach: Reach,
 }
 
 /// A section's text after its ancestors', shared with them: a chain of
@@ -327,6 +354,7 @@ impl Def {
             blast_immune: KindSet::default(),
             source: Source::default(),
             kind_by_role: [None; 26],
+            attacks: [Vec::new(), Vec::new()],
         }
     }
 
@@ -427,8 +455,9 @@ impl Def {
             .map(|(i, _)| i)
     }
 
-    /// Finds each kind's [`Role`], the role of its letter; refused when
-    /// a letter is not a Latin one, which no role names.
+    /// Finds each kind's [`Role`], the role of its letter (refused when
+    /// a letter is not a Latin one, which no role names), and each side's
+    /// [`Def::attacks`].
     pub fn index_roles(&mut self) -> Result<(), String> {
         self.kind_by_role = [None; 26];
         for (i, k) in self.kinds.iter().enumerate() {
@@ -439,6 +468,40 @@ impl Def {
                 )
             })?;
             self.kind_by_role[role.index()] = Some(i as u8);
+        }
+        for color in 0..2 {
+            let turn = |(dy, dx): (i8, i8)| if color == 0 { (dy, dx) } else { (-dy, -dx) };
+            let mut list = Vec::new();
+            for k in 0..self.kinds.len() {
+                let (role, kind) = (self.role(k), &self.kinds[k]);
+                let mut add = |d: (i8, i8), reach: Reach| {
+                    let (dy, dx) = turn(d);
+                    list.push(Attack {
+                        role,
+                        dx,
+                        dy,
+                        reach,
+                    });
+                };
+                if kind.part == Part::Pawn {
+                    // Fairy-Stockfish's pawn takes one step diagonally
+                    // forward, whatever its Betza.
+                    add((1, -1), Reach::Leap);
+                    add((1, 1), Reach::Leap);
+                    continue;
+                }
+                let m = &kind.betza.capture;
+                for (&d, &dist) in &m.leaps {
+                    add(d, if dist < 0 { Reach::Lame } else { Reach::Leap });
+                }
+                for (&d, &limit) in &m.slides {
+                    add(d, Reach::Slide(limit));
+                }
+                for (&d, &limit) in &m.hops {
+                    add(d, Reach::Hop(limit));
+                }
+            }
+            self.attacks[color] = list;
         }
         Ok(())
     }

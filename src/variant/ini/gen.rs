@@ -9,7 +9,9 @@
 
 use super::betza::Motion;
 use super::board::{Man, Mv, Pos, Special};
-use super::def::{Def, Part, Score};
+use super::def::{Def, Part, Reach, Score};
+use crate::color::Color;
+use crate::piece::Piece;
 
 /// A game's end: the result for White (1 win, 0 draw, -1 loss) and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,34 +122,45 @@ pub fn plain_move_reaches(def: &Def, pos: &Pos, from: u8, to: u8) -> bool {
     from != to && buf.contains(&to)
 }
 
-/// Whether a piece of `by` attacks `target`.
+/// Whether a piece of `by` attacks `target` (empty or not): walking back
+/// from `target` along each capture direction of `by`'s pieces
+/// ([`Def::attacks`]) to where such a piece would stand.
 pub fn attacked(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
     if def.flying_general && king_faces(def, pos, target, by) {
         return true;
     }
-    let mut buf = Vec::with_capacity(32);
-    for sq in 0..pos.square_count() {
-        let Some(m) = pos.man(def, sq) else { continue };
-        if m.color != by {
-            continue;
-        }
-        let kind = &def.kinds[m.kind as usize];
-        if kind.part == Part::Pawn {
-            let (f, r) = pos.file_rank(sq);
-            let (tf, tr) = pos.file_rank(target);
-            let up = if by == 0 { 1 } else { -1 };
-            if tr == r + up && (tf - f).abs() == 1 {
-                return true;
+    let (tf, tr) = pos.file_rank(target);
+    let color = if by == 0 { Color::White } else { Color::Black };
+    let is = |s: u8, role| pos.piece_at(s) == Some(Piece::new(color, role));
+    // The first piece met walking back from `from` by `(dx, dy)`: its
+    // square, its distance and its file and rank.
+    let first = |dx: i8, dy: i8, from: (i8, i8)| {
+        let (mut f, mut r, mut n) = (from.0, from.1, 0);
+        while let Some(s) = pos.sq(f - dx, r - dy) {
+            (f, r, n) = (f - dx, r - dy, n + 1);
+            if !pos.is_empty_at(s) {
+                return Some((s, n, (f, r)));
             }
-            continue;
         }
-        buf.clear();
-        reach(pos, by, sq, &kind.betza.capture, &mut buf);
-        if buf.contains(&target) {
-            return true;
-        }
-    }
-    false
+        None
+    };
+    def.attacks[by as usize].iter().any(|a| match a.reach {
+        Reach::Leap | Reach::Lame => pos.sq(tf - a.dx, tr - a.dy).is_some_and(|from| {
+            is(from, a.role)
+                && (a.reach == Reach::Leap
+                    || lame_path(pos, from, target)
+                        .iter()
+                        .all(|&s| pos.is_empty_at(s)))
+        }),
+        Reach::Slide(limit) => first(a.dx, a.dy, (tf, tr))
+            .is_some_and(|(s, n, _)| (limit == 0 || n <= limit) && is(s, a.role)),
+        // The hurdle, at most `limit` squares back from `target`, then
+        // the hopper behind it.
+        Reach::Hop(limit) => first(a.dx, a.dy, (tf, tr)).is_some_and(|(_, n, at)| {
+            (limit == 0 || n <= limit)
+                && first(a.dx, a.dy, at).is_some_and(|(s, _, _)| is(s, a.role))
+        }),
+    })
 }
 
 /// The flying general, as Fairy-Stockfish has it: the royal king of `by`
@@ -187,13 +200,10 @@ fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
         promotion: None,
         special: Special::None,
     };
-    for from in 0..pos.square_count() {
+    for from in pos.squares_of(us) {
         let Some(m) = pos.man(def, from) else {
             continue;
         };
-        if m.color != us {
-            continue;
-        }
         let kind = &def.kinds[m.kind as usize];
         if kind.part == Part::Pawn {
             pawn_moves(def, pos, from, out);
@@ -385,6 +395,13 @@ fn castling_moves(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
 /// Plays a move given by [`legal_moves`].
 pub fn play(def: &Def, pos: &Pos, mv: &Mv) -> Pos {
     let mut p = pos.clone();
+    play_onto(def, pos, mv, &mut p);
+    p
+}
+
+/// [`play`] into `p`, a copy of `pos` (a scratch position whose arrays
+/// are reused).
+fn play_onto(def: &Def, pos: &Pos, mv: &Mv, p: &mut Pos) {
     let us = pos.us();
     let them = 1 - us;
     let moving = pos.man(def, mv.from);
@@ -457,7 +474,7 @@ pub fn play(def: &Def, pos: &Pos, mv: &Mv) -> Pos {
         p.state_mut().promoted |= bit(mv.to);
     }
     let blasted = if def.blast_on_capture && is_capture(pos, mv) {
-        blast(def, &mut p, mv.to)
+        blast(def, p, mv.to)
     } else {
         Vec::new()
     };
@@ -510,7 +527,6 @@ pub fn play(def: &Def, pos: &Pos, mv: &Mv) -> Pos {
     }
     p.turn = !pos.turn;
     p.sync();
-    p
 }
 
 /// The explosion of a capture on `at` (`blastOnCapture`, Fairy-Stockfish's
@@ -572,20 +588,19 @@ fn legal_ignoring_end(def: &Def, pos: &Pos) -> Vec<Mv> {
     let mut all = Vec::with_capacity(64);
     pseudo(def, pos, &mut all);
     let us = pos.us();
-    all.retain(|mv| {
-        let after = play(def, pos, mv);
+    // Each move is played on one scratch copy, its arrays reused.
+    let mut after = pos.clone();
+    let mut safe = |mv: &Mv, side: u8| {
+        after.clone_from(pos);
+        play_onto(def, pos, mv, &mut after);
         after
-            .king_square(def, us)
-            .is_none_or(|k| !attacked(def, &after, k, 1 - us))
-    });
+            .king_square(def, side)
+            .is_none_or(|k| !attacked(def, &after, k, 1 - side))
+    };
+    all.retain(|mv| safe(mv, us));
     if !def.checking {
         // `checking = false`: a move that gives check is illegal.
-        all.retain(|mv| {
-            let after = play(def, pos, mv);
-            after
-                .king_square(def, 1 - us)
-                .is_none_or(|k| !attacked(def, &after, k, us))
-        });
+        all.retain(|mv| safe(mv, 1 - us));
     }
     if def.immobility_illegal {
         all.retain(|m| match m.special {
