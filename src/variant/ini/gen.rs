@@ -7,9 +7,9 @@
 //! `mustCapture`, and the immediate ends (extinction, flag) after which no
 //! move is legal.
 
-use super::betza::Motion;
 use super::board::{Man, Mv, Pos, Special};
 use super::def::{Def, Part, Score};
+use crate::movement::Motion;
 
 /// A game's end: the result for White (1 win, 0 draw, -1 loss) and why.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,7 +8,6 @@
 //! by its own generator ([`gen`]) on its own positions ([`board`]); the
 //! seven built-in games keep their modules.
 
-pub mod betza;
 pub mod board;
 pub mod builtin;
 pub mod def;
