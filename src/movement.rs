@@ -1,25 +1,284 @@
-//! How a piece kind moves, as data: a small subset of Betza's notation.
+//! How a piece kind moves, as data: Betza's notation as Fairy-Stockfish
+//! reads it (its `piece.cpp`), the one reader of it in this program. Both
+//! the built-in variants' piece tables (`PieceSpec::betza`, compiled into
+//! rays by `variant::Tables`) and the pieces a variants.ini file defines
+//! (`variant::ini`) are read by [`parse_betza`].
 //!
-//! A piece's movement is a list of [`Atom`]s. An atom is a step vector
-//! taken in all its symmetric images, a range (1 for a leaper, 0 for an
-//! unlimited rider, n for a rider limited to n steps), whether the step may
-//! move, capture or both, and which directions are kept relative to the
-//! side that moves it (forward, backward, sideways).
+//! What it reads: atoms (`W F D N A H L C J Z G K`, riders `R B Q`), a
+//! repeated atom or a digit for a rider and its range (`WW` is `R`, `W2`
+//! a wazir rider of two steps, `Q4` a queen of four), and the modifiers
+//! `m c` (move, capture), `p g` (cannon, grasshopper), `n` (lame leaper)
+//! and the directions `f b v h r l s` alone or paired (`fs`, `rb`, `hl`).
+//! The meaning of each combination follows that reader, including its
+//! quirks: an orthogonal atom splits a paired direction (`fsW` is `ffW`
+//! plus `ssW`), and a repeated direction letter (`ff`) means the same as
+//! one. Examples: chess rook `R`, Corral queen `Q4`, Fye'tin `W2A`
+//! (DI-5), pawn `mfWcfF`, Kristensen bishop `BmvW` (KR-4).
 //!
-//! The notation read by [`parse_betza`]: modifiers `m` (move only), `c`
-//! (capture only), `f` `b` `s` `v` (forward, backward, sideways, vertical:
-//! forward and backward), then an atom letter `W F D A N` or a rider
-//! shorthand `R` (WW), `B` (FF), `Q` (RB), `K` (WF), then an optional range.
-//! A doubled letter (`WW`) is an unlimited rider, a range after a letter
-//! (`W2`, `R4`) limits it. Examples: chess rook `R`, Corral queen `Q4`,
-//! Fye'tin `W2A` (DI-5), pawn `mfWcfF`, Kristensen bishop `BmvW` (KR-4).
+//! What that reader accepts but this one refuses, so that no piece is ever
+//! played by partial rules: `i` (initial moves), `e` (en passant by a
+//! custom piece), any other letter it would skip silently, and riders or
+//! hoppers along an atom longer than two squares, which it gives no moves.
+//!
+//! What it returns is a [`Movement`]: the quiet moves and the captures,
+//! each a [`Motion`] (leaps, slides and hops by direction), and the atoms
+//! in the text's order. The built-in tables take it as [`Ray`]s
+//! ([`Movement::rays`]), which have no form yet for a hop or a lame leap.
 
 use crate::color::Color;
-use nom::branch::alt;
-use nom::character::complete::{char, digit1, one_of};
-use nom::combinator::{all_consuming, map, map_res, opt};
-use nom::multi::{many0, many1};
-use nom::{IResult, Parser};
+use std::collections::BTreeMap;
+
+/// Directions of one kind of motion and their range: `(dy, dx)` for White
+/// (Black's are turned half round), the value as in Fairy-Stockfish's
+/// tables: for leaps 0, or -1 for a lame leap; for slides 0 (unlimited) or
+/// the most squares; for hops 0 (a cannon: anywhere beyond the hurdle) or
+/// the most squares beyond it (1: a grasshopper).
+pub type Dirs = BTreeMap<(i8, i8), i8>;
+
+/// One modality (quiet moves or captures) of a piece.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Motion {
+    pub leaps: Dirs,
+    pub slides: Dirs,
+    pub hops: Dirs,
+}
+
+impl Motion {
+    pub fn is_empty(&self) -> bool {
+        self.leaps.is_empty() && self.slides.is_empty() && self.hops.is_empty()
+    }
+}
+
+/// Which map of a [`Motion`] an atom writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Gait {
+    Leap,
+    Slide,
+    Hop,
+}
+
+/// One atom of a text as read: its step (`(dy, dx)`: W `(1, 0)`, N
+/// `(2, 1)`; `K` and `Q` are two atoms), the map it wrote and the
+/// directions it wrote there, each once, for White.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Atom {
+    pub step: (i8, i8),
+    pub gait: Gait,
+    pub dirs: Vec<(i8, i8)>,
+}
+
+/// A piece's whole movement: quiet moves and captures. The two motions
+/// say what the piece does; `atoms` says in which order the text named
+/// it, which the built-in tables' rays, and so their move lists, follow.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Movement {
+    pub quiet: Motion,
+    pub capture: Motion,
+    pub atoms: Vec<Atom>,
+}
+
+/// Why a Betza text is refused: the byte offset in it and the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BetzaError {
+    pub offset: usize,
+    pub why: String,
+}
+
+impl std::fmt::Display for BetzaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "at byte {}: {}", self.offset, self.why)
+    }
+}
+
+fn atoms(c: char) -> Option<(&'static [(i8, i8)], bool)> {
+    Some(match c {
+        'W' => (&[(1, 0)], false),
+        'F' => (&[(1, 1)], false),
+        'D' => (&[(2, 0)], false),
+        'N' => (&[(2, 1)], false),
+        'A' => (&[(2, 2)], false),
+        'H' => (&[(3, 0)], false),
+        'L' | 'C' => (&[(3, 1)], false),
+        'J' | 'Z' => (&[(3, 2)], false),
+        'G' => (&[(3, 3)], false),
+        'K' => (&[(1, 0), (1, 1)], false),
+        'R' => (&[(1, 0)], true),
+        'B' => (&[(1, 1)], true),
+        'Q' => (&[(1, 0), (1, 1)], true),
+        _ => return None,
+    })
+}
+
+const VERTICAL: &str = "fbvh";
+const HORIZONTAL: &str = "rlsh";
+
+/// Which of the eight images of atom `(a, b)` a direction pair selects,
+/// in the order (a,b), (-a,-b), (-b,a), (b,-a), (b,a), (-b,-a), (-a,b),
+/// (a,-b) as `(dy, dx)`.
+const SELECT: [&[&str]; 8] = [
+    &["ff", "vv", "rf", "rv", "fh", "rh", "hr"],
+    &["bb", "vv", "lb", "lv", "bh", "lh", "hr"],
+    &["rr", "ss", "br", "bs", "bh", "rh", "hr"],
+    &["ll", "ss", "fl", "fs", "fh", "lh", "hr"],
+    &["rr", "ss", "fr", "fs", "fh", "rh", "hl"],
+    &["ll", "ss", "bl", "bs", "bh", "lh", "hl"],
+    &["bb", "vv", "rb", "rv", "bh", "rh", "hl"],
+    &["ff", "vv", "lf", "lv", "fh", "lh", "hl"],
+];
+
+/// Reads a Betza text.
+pub fn parse_betza(text: &str) -> Result<Movement, BetzaError> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut out = Movement::default();
+    let (mut quiet, mut capture) = (false, false);
+    let (mut hopper, mut grass, mut lame) = (false, false, false);
+    let mut dirs: Vec<[char; 2]> = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let (at, c) = chars[i];
+        let refuse = |why: &str| BetzaError {
+            offset: at,
+            why: why.to_string(),
+        };
+        match c {
+            'm' => quiet = true,
+            'c' => capture = true,
+            'p' => hopper = true,
+            'g' => {
+                hopper = true;
+                grass = true;
+            }
+            'n' => lame = true,
+            'i' => return Err(refuse("`i` (initial moves) is not supported")),
+            'e' => {
+                return Err(refuse(
+                    "`e` (en passant by a custom piece) is not supported",
+                ))
+            }
+            _ if VERTICAL.contains(c) || HORIZONTAL.contains(c) => {
+                let next = chars.get(i + 1).map(|p| p.1);
+                match next {
+                    Some(c2)
+                        if c2 == c
+                            || (VERTICAL.contains(c) && HORIZONTAL.contains(c2))
+                            || (HORIZONTAL.contains(c) && VERTICAL.contains(c2)) =>
+                    {
+                        dirs.push([c, c2]);
+                        i += 1;
+                    }
+                    _ => dirs.push([c, c]),
+                }
+            }
+            _ => {
+                let Some((list, mut rider)) = atoms(c) else {
+                    return Err(refuse(&format!(
+                        "`{c}` is not a Betza letter this program reads"
+                    )));
+                };
+                let mut distance: i8 = if grass { 1 } else { 0 };
+                if let Some(&(_, c2)) = chars.get(i + 1) {
+                    if c2 == c || c2.is_ascii_digit() {
+                        rider = true;
+                        if let Some(d) = c2.to_digit(10) {
+                            distance = d as i8;
+                        }
+                        i += 1;
+                    }
+                }
+                if !rider && lame {
+                    distance = -1;
+                }
+                let long = list.iter().any(|&(a, b)| a.abs().max(b.abs()) > 2);
+                if (rider || hopper) && long {
+                    return Err(refuse(
+                        "a rider or hopper along an atom longer than two squares has no moves in Fairy-Stockfish",
+                    ));
+                }
+                if hopper && lame {
+                    return Err(refuse("a lame hopper is not supported"));
+                }
+                if !quiet && !capture {
+                    quiet = true;
+                    capture = true;
+                }
+                let gait = if hopper {
+                    Gait::Hop
+                } else if rider {
+                    Gait::Slide
+                } else {
+                    Gait::Leap
+                };
+                for &(a, b) in list {
+                    let mut chosen: Vec<[char; 2]> = Vec::new();
+                    for d in &dirs {
+                        if list.len() == 1 && b == 0 && d[0] != d[1] {
+                            chosen.push([d[0], d[0]]);
+                            chosen.push([d[1], d[1]]);
+                        } else {
+                            chosen.push(*d);
+                        }
+                    }
+                    let images = [
+                        (a, b),
+                        (-a, -b),
+                        (-b, a),
+                        (b, -a),
+                        (b, a),
+                        (-b, -a),
+                        (-a, b),
+                        (a, -b),
+                    ];
+                    let mut atom = Atom {
+                        step: (a, b),
+                        gait,
+                        dirs: Vec::new(),
+                    };
+                    for (k, &img) in images.iter().enumerate() {
+                        let take = chosen.is_empty()
+                            || chosen.iter().any(|d| {
+                                let s: String = d.iter().collect();
+                                SELECT[k].contains(&s.as_str())
+                            });
+                        if !take {
+                            continue;
+                        }
+                        if !atom.dirs.contains(&img) {
+                            atom.dirs.push(img);
+                        }
+                        for (on, motion) in [(quiet, &mut out.quiet), (capture, &mut out.capture)] {
+                            if !on {
+                                continue;
+                            }
+                            let map = match gait {
+                                Gait::Hop => &mut motion.hops,
+                                Gait::Slide => &mut motion.slides,
+                                Gait::Leap => &mut motion.leaps,
+                            };
+                            map.insert(img, distance);
+                        }
+                    }
+                    if !atom.dirs.is_empty() {
+                        out.atoms.push(atom);
+                    }
+                }
+                quiet = false;
+                capture = false;
+                hopper = false;
+                grass = false;
+                lame = false;
+                dirs.clear();
+            }
+        }
+        i += 1;
+    }
+    if quiet || capture || hopper || lame || !dirs.is_empty() {
+        return Err(BetzaError {
+            offset: text.len(),
+            why: "modifiers with no atom after them".into(),
+        });
+    }
+    Ok(out)
+}
 
 /// What a step may do.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -41,45 +300,9 @@ impl Mode {
     }
 }
 
-/// Which images of the step vector are kept, relative to the mover's side.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Dirs {
-    pub forward: bool,
-    pub backward: bool,
-    pub sideways: bool,
-}
-
-impl Dirs {
-    pub const ALL: Dirs = Dirs {
-        forward: true,
-        backward: true,
-        sideways: true,
-    };
-
-    fn keeps(self, dy: i16) -> bool {
-        match dy.signum() {
-            1 => self.forward,
-            -1 => self.backward,
-            _ => self.sideways,
-        }
-    }
-}
-
-/// One Betza atom: a step vector with its symmetric images.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Atom {
-    /// The step: `(1, 0)` W, `(1, 1)` F, `(2, 0)` D, `(2, 2)` A, `(1, 2)` N.
-    pub dx: i16,
-    pub dy: i16,
-    /// 1 = leaper; 0 = unlimited rider; n = rider up to n steps.
-    pub range: u8,
-    pub mode: Mode,
-    pub dirs: Dirs,
-}
-
-/// One concrete direction of a piece for one side: the result of expanding
-/// atoms. `dy` is already turned for the side (forward is +1 for White and
-/// -1 for Black).
+/// One concrete direction of a piece for one side, as the built-in
+/// tables take it: a leap (range 1) or a slide. `dy` is already turned
+/// for the side (forward is +1 for White and -1 for Black).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Ray {
     pub dx: i16,
@@ -89,237 +312,109 @@ pub struct Ray {
     pub mode: Mode,
 }
 
-impl Atom {
-    /// The distinct images of the vector, for the given side, filtered by
-    /// direction.
-    pub fn rays(&self, color: Color) -> Vec<Ray> {
-        let mut out: Vec<Ray> = Vec::new();
-        let (a, b) = (self.dx, self.dy);
-        let images = [
-            (a, b),
-            (-a, b),
-            (a, -b),
-            (-a, -b),
-            (b, a),
-            (-b, a),
-            (b, -a),
-            (-b, -a),
-        ];
-        let range = if self.range == 0 { u8::MAX } else { self.range };
-        for (dx, dy) in images {
-            // dy here is relative to the mover: forward is positive.
-            if !self.dirs.keeps(dy) {
-                continue;
-            }
-            let ray = Ray {
-                dx,
-                dy: dy * color.forward(),
-                range,
-                mode: self.mode,
-            };
-            if !out.contains(&ray) {
-                out.push(ray);
-            }
-        }
-        out
-    }
+/// A motion with no [`Ray`] form, so not one of the built-in tables':
+/// the direction (`(dy, dx)` for White) of a hop or of a lame leap.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NoRay {
+    Hop((i8, i8)),
+    LameLeap((i8, i8)),
 }
 
-/// A piece kind's whole movement: its atoms.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Movement {
-    pub atoms: Vec<Atom>,
+impl std::fmt::Display for NoRay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoRay::Hop(d) => write!(f, "the hop {d:?} (dy, dx) has no ray"),
+            NoRay::LameLeap(d) => write!(f, "the lame leap {d:?} (dy, dx) has no ray"),
+        }
+    }
 }
 
 impl Movement {
-    /// Reads a Betza string; panics on a malformed constant, since the
-    /// tables are written in the variant modules, not taken from users.
+    /// Reads a built-in table's Betza constant; panics on a malformed one,
+    /// or one with no [`Ray`] form (a hop, a lame leap), since the tables
+    /// are written in the variant modules, not taken from users.
     pub fn betza(text: &str) -> Movement {
-        parse_betza(text).unwrap_or_else(|e| panic!("bad movement descriptor {text:?}: {e}"))
+        let movement =
+            parse_betza(text).unwrap_or_else(|e| panic!("bad movement descriptor {text:?}: {e}"));
+        if let Err(e) = movement.rays(Color::White) {
+            panic!("movement descriptor {text:?} is not for the built-in tables: {e}");
+        }
+        movement
     }
 
-    /// All rays for one side, merged so each direction appears once per mode.
-    pub fn rays(&self, color: Color) -> Vec<Ray> {
-        let mut out: Vec<Ray> = Vec::new();
-        for atom in &self.atoms {
-            for ray in atom.rays(color) {
-                if !out.contains(&ray) {
-                    out.push(ray);
-                }
+    /// The rays for one side: one a direction and gait, [`Mode::Both`]
+    /// where the quiet moves and the captures have it with the same range,
+    /// else one for each. In the text's order, atom by atom (`mfWcfFmbW`:
+    /// the step forward, the two captures, the step back); within an
+    /// atom, first the images whose file step is the atom's shorter
+    /// non-zero leg (a wazir's sideways steps, a knight's tall jumps),
+    /// then forward before backward as the mover sees it, then towards
+    /// the h-file first. Move lists follow this order (`postal moves`,
+    /// `perft --divide`). An error for a hop or a lame leap, which have
+    /// no ray.
+    pub fn rays(&self, color: Color) -> Result<Vec<Ray>, NoRay> {
+        for motion in [&self.quiet, &self.capture] {
+            if let Some(&d) = motion.hops.keys().next() {
+                return Err(NoRay::Hop(d));
+            }
+            if let Some((&d, _)) = motion.leaps.iter().find(|(_, &v)| v < 0) {
+                return Err(NoRay::LameLeap(d));
             }
         }
-        out
-    }
-}
-
-/// Error for a malformed movement descriptor.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BetzaError(pub String);
-
-impl std::fmt::Display for BetzaError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "cannot read movement descriptor at {:?}", self.0)
-    }
-}
-
-#[derive(Clone, Copy, Default)]
-struct Modifiers {
-    mode: Option<Mode>,
-    dirs: Option<Dirs>,
-}
-
-fn modifiers(input: &str) -> IResult<&str, Modifiers> {
-    map(many0(one_of("mcfbsv")), |ms: Vec<char>| {
-        let mut m = Modifiers::default();
-        for c in ms {
-            match c {
-                'm' => m.mode = Some(Mode::Move),
-                'c' => m.mode = Some(Mode::Capture),
-                _ => {
-                    let d = m.dirs.get_or_insert(Dirs::default());
-                    match c {
-                        'f' => d.forward = true,
-                        'b' => d.backward = true,
-                        's' => d.sideways = true,
-                        _ => {
-                            d.forward = true;
-                            d.backward = true;
-                        }
+        let forward = color.forward();
+        let mut out: Vec<Ray> = Vec::new();
+        for atom in &self.atoms {
+            let (quiet, capture) = match atom.gait {
+                Gait::Leap => (&self.quiet.leaps, &self.capture.leaps),
+                Gait::Slide => (&self.quiet.slides, &self.capture.slides),
+                Gait::Hop => continue,
+            };
+            let legs = [atom.step.0.abs() as i16, atom.step.1.abs() as i16];
+            let short = legs.into_iter().filter(|&l| l != 0).min().unwrap_or(0);
+            // (dx, dy) on the board, with White's key in the maps.
+            let mut dirs: Vec<(i16, i16, (i8, i8))> = atom
+                .dirs
+                .iter()
+                .map(|&(dy, dx)| {
+                    let (dx, dy) = (dx as i16, dy as i16);
+                    (dx * forward, dy * forward, (dy as i8, dx as i8))
+                })
+                .collect();
+            dirs.sort_by_key(|&(dx, dy, _)| (dx.abs() != short, -dy * forward, -dx));
+            let range = |v: i8| match atom.gait {
+                Gait::Slide if v > 0 => v as u8,
+                Gait::Slide => u8::MAX,
+                _ => 1,
+            };
+            for (dx, dy, key) in dirs {
+                let ray = |range, mode| Ray {
+                    dx,
+                    dy,
+                    range,
+                    mode,
+                };
+                let (q, c) = (
+                    quiet.get(&key).map(|&v| range(v)),
+                    capture.get(&key).map(|&v| range(v)),
+                );
+                let found = match (q, c) {
+                    (Some(q), Some(c)) if q == c => vec![ray(q, Mode::Both)],
+                    _ => q
+                        .map(|q| ray(q, Mode::Move))
+                        .into_iter()
+                        .chain(c.map(|c| ray(c, Mode::Capture)))
+                        .collect(),
+                };
+                for r in found {
+                    if !out.contains(&r) {
+                        out.push(r);
                     }
                 }
             }
         }
-        m
-    })
-    .parse(input)
-}
-
-/// A letter (possibly doubled, for a rider) and an optional range.
-fn atom_group(input: &str) -> IResult<&str, Vec<Atom>> {
-    let (rest, (mods, letter, doubled, range)) = (
-        modifiers,
-        one_of("WFDANRBQK"),
-        opt(alt((char('W'), char('F')))),
-        // A range that does not fit a u8 is an error, not an unlimited rider.
-        opt(map_res(digit1, |d: &str| d.parse::<u8>())),
-    )
-        .parse(input)?;
-    let mode = mods.mode.unwrap_or(Mode::Both);
-    let dirs = mods.dirs.unwrap_or(Dirs::ALL);
-    let mk = |dx, dy, range| Atom {
-        dx,
-        dy,
-        range,
-        mode,
-        dirs,
-    };
-    let rider_range = |default_leaper: bool| match (range, doubled.is_some()) {
-        (Some(n), _) => n,
-        (None, true) => 0,
-        (None, false) => {
-            if default_leaper {
-                1
-            } else {
-                0
-            }
-        }
-    };
-    let atoms = match letter {
-        'W' => vec![mk(1, 0, rider_range(true))],
-        'F' => vec![mk(1, 1, rider_range(true))],
-        'D' => vec![mk(2, 0, rider_range(true))],
-        'A' => vec![mk(2, 2, rider_range(true))],
-        'N' => vec![mk(1, 2, rider_range(true))],
-        'R' => vec![mk(1, 0, rider_range(false))],
-        'B' => vec![mk(1, 1, rider_range(false))],
-        'Q' => vec![mk(1, 0, rider_range(false)), mk(1, 1, rider_range(false))],
-        _ => vec![mk(1, 0, 1), mk(1, 1, 1)], // K
-    };
-    Ok((rest, atoms))
-}
-
-/// Parses a movement descriptor in the Betza subset described above.
-pub fn parse_betza(text: &str) -> Result<Movement, BetzaError> {
-    let parsed: IResult<&str, Vec<Vec<Atom>>> = all_consuming(many1(atom_group)).parse(text);
-    match parsed {
-        Ok((_, groups)) => Ok(Movement {
-            atoms: groups.into_iter().flatten().collect(),
-        }),
-        Err(e) => Err(BetzaError(format!("{e}"))),
+        Ok(out)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn dirs(m: &str, c: Color) -> Vec<(i16, i16, u8, Mode)> {
-        let mut v: Vec<_> = Movement::betza(m)
-            .rays(c)
-            .into_iter()
-            .map(|r| (r.dx, r.dy, r.range, r.mode))
-            .collect();
-        v.sort_by_key(|x| (x.0, x.1, x.2));
-        v
-    }
-
-    #[test]
-    fn leapers() {
-        assert_eq!(dirs("N", Color::White).len(), 8);
-        assert_eq!(dirs("W", Color::White).len(), 4);
-        assert_eq!(dirs("F", Color::White).len(), 4);
-        assert_eq!(dirs("A", Color::White).len(), 4);
-        assert_eq!(dirs("D", Color::White).len(), 4);
-        assert!(dirs("A", Color::White).iter().all(|r| r.2 == 1));
-        assert_eq!(dirs("K", Color::White).len(), 8);
-    }
-
-    #[test]
-    fn riders_and_ranges() {
-        assert!(dirs("R", Color::White).iter().all(|r| r.2 == u8::MAX));
-        assert!(dirs("Q4", Color::White).iter().all(|r| r.2 == 4));
-        assert_eq!(dirs("Q4", Color::White).len(), 8);
-        assert!(dirs("W2", Color::White).iter().all(|r| r.2 == 2));
-        assert_eq!(dirs("WW", Color::White), dirs("R", Color::White));
-        // DI-5: the Fye'tin: W2 slide plus A leap, never one diagonal step.
-        let fyetin = dirs("W2A", Color::White);
-        assert_eq!(fyetin.len(), 8);
-        assert!(!fyetin.iter().any(|r| r.0.abs() == 1 && r.1.abs() == 1));
-    }
-
-    #[test]
-    fn pawn_directions_turn_with_the_side() {
-        let w = dirs("mfWcfF", Color::White);
-        assert_eq!(
-            w,
-            vec![
-                (-1, 1, 1, Mode::Capture),
-                (0, 1, 1, Mode::Move),
-                (1, 1, 1, Mode::Capture)
-            ]
-        );
-        let b = dirs("mfWcfF", Color::Black);
-        assert_eq!(
-            b,
-            vec![
-                (-1, -1, 1, Mode::Capture),
-                (0, -1, 1, Mode::Move),
-                (1, -1, 1, Mode::Capture)
-            ]
-        );
-        // KR-5: the back step of a Kristensen pawn.
-        assert_eq!(dirs("mbW", Color::White), vec![(0, -1, 1, Mode::Move)]);
-        // KR-4: the bishop's vertical non-capturing step.
-        let kb = dirs("BmvW", Color::White);
-        assert!(kb.contains(&(0, 1, 1, Mode::Move)));
-        assert!(kb.contains(&(0, -1, 1, Mode::Move)));
-        assert!(!kb.contains(&(1, 0, 1, Mode::Move)));
-    }
-
-    #[test]
-    fn malformed_is_an_error() {
-        assert!(parse_betza("X").is_err());
-        assert!(parse_betza("").is_err());
-        assert!(parse_betza("W2x").is_err());
-    }
-}
+mod tests;

@@ -846,13 +846,13 @@ fn an_origin_field_alone_is_no_placement() {
 
 #[test]
 fn a_movement_range_too_large_is_an_error() {
-    // W256 read as range 0, an unlimited rider.
+    // W256 read as range 0, an unlimited rider. A range is one digit.
     use postal::movement::parse_betza;
-    for text in ["W256", "R99999999999999999999", "Q1000"] {
+    for text in ["W256", "R99999999999999999999", "Q1000", "W10"] {
         assert!(parse_betza(text).is_err(), "{text}");
     }
-    assert_eq!(parse_betza("W255").unwrap().atoms[0].range, 255);
-    assert_eq!(parse_betza("WW").unwrap().atoms[0].range, 0);
+    let slides = |text| parse_betza(text).unwrap().quiet.slides[&(1, 0)];
+    assert_eq!((slides("W9"), slides("WW")), (9, 0));
 }
 
 #[test]

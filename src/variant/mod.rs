@@ -173,8 +173,8 @@ impl std::fmt::Display for Variant {
     }
 }
 
-/// One piece kind of a variant: its letter's role and its movement in the
-/// Betza subset of `movement`.
+/// One piece kind of a variant: its letter's role and its movement in
+/// Betza's notation (read by `movement::parse_betza`).
 #[derive(Debug)]
 pub struct PieceSpec {
     pub role: Role,
@@ -327,7 +327,9 @@ impl Tables {
         for piece in spec.pieces {
             let movement = Movement::betza(piece.betza);
             for color in Color::ALL {
-                let r = movement.rays(color);
+                let r = movement
+                    .rays(color)
+                    .expect("Movement::betza refuses what has no ray");
                 if piece.gives_check {
                     for ray in r.iter().filter(|r| r.mode.captures()) {
                         let list = &mut attacks[color];

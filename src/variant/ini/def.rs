@@ -2,7 +2,7 @@
 //! of a variants.ini file: the board, the pieces and the rule keys, with
 //! Fairy-Stockfish's defaults (its `variant.h`) for every key not given.
 
-use super::betza::Betza;
+use crate::movement::Movement;
 use crate::piece::Role;
 
 /// Squares as bits: bit `rank * FILES + file` with [`FILES`] fixed, so
@@ -83,7 +83,7 @@ pub struct Kind {
     pub part: Part,
     /// Movement as written, and as read.
     pub betza_text: String,
-    pub betza: Betza,
+    pub betza: Movement,
 }
 
 /// A set of piece kinds by index into [`Def::kinds`]; `all` for `*`.
@@ -399,7 +399,7 @@ impl Def {
             letter: letter.to_ascii_uppercase(),
             part,
             betza_text: betza.to_string(),
-            betza: super::betza::parse(betza).unwrap_or_default(),
+            betza: crate::movement::parse_betza(betza).unwrap_or_default(),
         };
         match self.kinds.iter().position(|k| k.name == name) {
             Some(i) => self.kinds[i] = kind,

@@ -7,10 +7,10 @@
 //! `mustCapture`, and the immediate ends (extinction, flag) after which no
 //! move is legal.
 
-use super::betza::Motion;
 use super::board::{Man, Mv, Pos, Special};
 use super::def::{Def, Part, Reach, Score};
 use crate::color::Color;
+use crate::movement::Motion;
 use crate::piece::Piece;
 
 /// A game's end: the result for White (1 win, 0 draw, -1 loss) and why.

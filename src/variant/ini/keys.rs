@@ -506,7 +506,7 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
             let Some(b) = rest.strip_prefix(':') else {
                 return Err(err(e, "expected `letter:Betza`"));
             };
-            if let Err(b_err) = super::betza::parse(b) {
+            if let Err(b_err) = crate::movement::parse_betza(b) {
                 return Err(KeyError {
                     at: At {
                         line: e.value_at.line,

@@ -9,7 +9,6 @@
 //! [`State`] ([`board`]) holds what the board does not; the seven
 //! built-in games keep their modules.
 
-pub mod betza;
 pub mod board;
 pub mod builtin;
 pub mod def;

@@ -50,7 +50,4 @@ fn betza_letters_outside_the_supported_forms_are_refused() {
     let r = &loaded.refused[0];
     assert_eq!((r.line, r.col), (2, 21));
     assert!(r.why.contains("`i`"), "{}", r.why);
-    assert!(betza::parse("CC").is_err());
-    let b = betza::parse("fsW").unwrap();
-    assert_eq!(b.quiet.leaps.len(), 3);
 }
