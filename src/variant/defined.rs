@@ -227,6 +227,34 @@ impl Defined {
         pos
     }
 
+    /// The engine's move for a program's move in `pos`: its squares by
+    /// number, its kinds by index.
+    fn engine_move(&self, pos: &Pos, mv: &Move) -> Option<Mv> {
+        let Move::Piece(pm) = mv else {
+            return None;
+        };
+        let def = &self.def;
+        let promotion = match pm.promotion {
+            Some(role) => Some(def.kind_of_role(role)? as u8),
+            None => None,
+        };
+        let special = match pm.kind {
+            MoveKind::Normal | MoveKind::DoubleStep => Special::None,
+            MoveKind::EnPassant { captured } => Special::EnPassant(pos.number_of(captured)?),
+            MoveKind::Castle { rook, rook_to } => Special::Castle {
+                rook_from: pos.number_of(rook)?,
+                rook_to: pos.number_of(rook_to)?,
+            },
+            MoveKind::Drop => Special::Drop(def.kind_of_role(pm.role)? as u8),
+        };
+        Some(Mv {
+            from: pos.number_of(pm.from)?,
+            to: pos.number_of(pm.to)?,
+            promotion,
+            special,
+        })
+    }
+
     /// The program's move for an engine's move in `pos`.
     fn to_move(&self, pos: &Pos, m: &Mv) -> Move {
         let kind = pos
@@ -319,10 +347,9 @@ impl Rules for DefinedRules {
         let Some(p) = engine(pos) else {
             return Effects::default();
         };
-        let Some(m) = gen::legal_moves(&d.def, p)
-            .into_iter()
-            .find(|m| d.to_move(p, m) == *mv)
-        else {
+        // A legal move, as the trait promises: played as it is, not
+        // looked for among all the legal moves again.
+        let Some(m) = d.engine_move(p, mv) else {
             return Effects::default();
         };
         let mut effects = Effects::default();
