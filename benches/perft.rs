@@ -17,6 +17,13 @@
 //! (`variant/chess/bits/count.rs`); the last column is the shared
 //! generator's perft in place on the same position, which the other
 //! variants built on FIDE pieces use, for its own speed.
+//!
+//! A second table counts variants defined in tests/pyffish/variants.ini
+//! (`[fide]` is FIDE chess written out as a definition), which
+//! Fairy-Stockfish reads from the same file (`VariantPath`); its last
+//! column compares the definition with postal's built-in chess on the
+//! same position and depth. Every row is on an 8 x 8 board, which a
+//! Fairy-Stockfish built without large boards plays.
 
 use postal::perft::{perft, perft_in_place};
 use postal::variant::chess::Chess;
@@ -61,6 +68,56 @@ const CASES: &[Case] = &[
         name: "gardner start",
         fen: "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1",
         depth: 8,
+    },
+];
+
+/// A variant of tests/pyffish/variants.ini, from `fen` (its start
+/// position where empty), to `depth`.
+struct Defined {
+    name: &'static str,
+    label: &'static str,
+    fen: &'static str,
+    depth: u32,
+    /// The same position is FIDE chess: count it with postal's built-in
+    /// chess too.
+    chess: bool,
+}
+
+const DEFINED: &[Defined] = &[
+    Defined {
+        name: "fide",
+        label: "fide start",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        depth: 5,
+        chess: true,
+    },
+    Defined {
+        name: "fide",
+        label: "fide kiwipete",
+        fen: "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        depth: 4,
+        chess: true,
+    },
+    Defined {
+        name: "hoppers",
+        label: "hoppers start",
+        fen: "",
+        depth: 4,
+        chess: false,
+    },
+    Defined {
+        name: "shatranj2",
+        label: "shatranj2 start",
+        fen: "",
+        depth: 5,
+        chess: false,
+    },
+    Defined {
+        name: "directions",
+        label: "directions start",
+        fen: "",
+        depth: 4,
+        chess: false,
     },
 ];
 
@@ -124,7 +181,11 @@ impl Engine {
         self.send(&format!("setoption name UCI_Variant value {variant}"));
         self.send("isready");
         self.wait_for("readyok")?;
-        self.send(&format!("position fen {fen}"));
+        if fen.is_empty() {
+            self.send("position startpos");
+        } else {
+            self.send(&format!("position fen {fen}"));
+        }
         self.send("isready");
         self.wait_for("readyok")?;
         let t = Instant::now();
@@ -192,6 +253,67 @@ fn main() {
         println!(
             "geometric mean ratio postal / Fairy-Stockfish: {:.2}",
             ((ours_total - theirs_total) / n).exp()
+        );
+    }
+    defined(engine.as_mut());
+}
+
+/// The second table: variants defined in tests/pyffish/variants.ini.
+fn defined(mut engine: Option<&mut Engine>) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/pyffish/variants.ini");
+    let text = std::fs::read_to_string(path).expect("tests/pyffish/variants.ini");
+    let loaded = postal::variant::ini::load(&text, "variants.ini");
+    let loads = engine.as_mut().is_some_and(|e| {
+        e.send(&format!("setoption name VariantPath value {path}"));
+        e.send("isready");
+        e.wait_for("readyok").is_some()
+    });
+    println!();
+    println!(
+        "{:<18} {:>5} {:>12} {:>12} {:>12} {:>7} {:>12} {:>7}",
+        "defined", "depth", "nodes", "postal n/s", "FSF n/s", "ratio", "built-in n/s", "ratio"
+    );
+    for c in DEFINED {
+        let def = loaded.find(c.name).expect("a definition of the file");
+        let variant = postal::variant::defined::register(def, "variants.ini").expect("registered");
+        let pos = if c.fen.is_empty() {
+            Position::start(variant)
+        } else {
+            Position::from_text(variant, c.fen).expect("bench position")
+        };
+        let t = Instant::now();
+        let nodes = perft(&pos, c.depth);
+        let ours = nodes as f64 / t.elapsed().as_secs_f64();
+        let theirs = engine
+            .as_mut()
+            .filter(|_| loads)
+            .and_then(|e| e.perft(c.name, c.fen, c.depth))
+            .map(|(n, el)| {
+                assert_eq!(
+                    n, nodes,
+                    "{}: Fairy-Stockfish counts {n}, postal {nodes}",
+                    c.label
+                );
+                n as f64 / el.as_secs_f64()
+            });
+        let built_in = c.chess.then(|| {
+            let chess = Position::from_text(Variant::Chess, c.fen).expect("chess position");
+            let t = Instant::now();
+            assert_eq!(perft(&chess, c.depth), nodes, "{}", c.label);
+            nodes as f64 / t.elapsed().as_secs_f64()
+        });
+        let cell = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.0}"));
+        let ratio = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{:.2}", ours / v));
+        println!(
+            "{:<18} {:>5} {:>12} {:>12.0} {:>12} {:>7} {:>12} {:>7}",
+            c.label,
+            c.depth,
+            nodes,
+            ours,
+            cell(theirs),
+            ratio(theirs),
+            cell(built_in),
+            ratio(built_in)
         );
     }
 }
