@@ -26,8 +26,6 @@ pub struct Defined {
     pub def: Def,
     spec: Spec,
     tables: Tables,
-    /// The role of each kind, by index into `def.kinds`.
-    roles: Vec<Role>,
     rules: DefinedRules,
 }
 
@@ -56,16 +54,11 @@ pub fn register(def: &Def, file: &str) -> Result<Variant, String> {
     if registry.len() >= MOST {
         return Err(format!("more than {MOST} variants defined in one run"));
     }
-    let mut roles = Vec::with_capacity(def.kinds.len());
-    for k in &def.kinds {
-        let role = Role::from_letter(k.letter).ok_or_else(|| {
-            format!(
-                "the {} has the letter `{}`; postal names pieces by Latin letters",
-                k.name, k.letter
-            )
-        })?;
-        roles.push(role);
-    }
+    // What loading found already; found again, so that a definition
+    // made otherwise is refused here as loading refuses it.
+    let mut def = def.clone();
+    def.compile()?;
+    let def = &def;
     let id = registry.len() as u16;
     let variant = Variant::Defined(id);
     let summary = format!(
@@ -113,7 +106,6 @@ pub fn register(def: &Def, file: &str) -> Result<Variant, String> {
         def: def.clone(),
         spec,
         tables,
-        roles,
         rules: DefinedRules { id },
     }));
     registry.push(defined);
@@ -188,7 +180,7 @@ impl Defined {
 
     /// The kind of a role in this variant, if it has one.
     pub fn kind(&self, role: Role) -> Option<usize> {
-        self.roles.iter().position(|&r| r == role)
+        self.def.kind_of_role(role)
     }
 
     /// What this variant calls the piece of a role, with its letter and
@@ -216,7 +208,7 @@ impl Defined {
         Some(
             kinds
                 .into_iter()
-                .filter_map(|k| side.get(k).filter(|&&n| n > 0).map(|&n| (d.roles[k], n)))
+                .filter_map(|k| side.get(k).filter(|&&n| n > 0).map(|&n| (d.def.role(k), n)))
                 .collect(),
         )
     }
@@ -257,11 +249,9 @@ impl Defined {
 
     /// The program's move for an engine's move in `pos`.
     fn to_move(&self, pos: &Pos, m: &Mv) -> Move {
-        let kind = pos
-            .man(&self.def, m.from)
-            .map_or(0, |man| man.kind as usize);
-        let mut pm = PieceMove::new(self.roles[kind], pos.square_of(m.from), pos.square_of(m.to));
-        pm.promotion = m.promotion.map(|k| self.roles[k as usize]);
+        let role = pos.piece_at(m.from).map_or(Role::Pawn, |p| p.role);
+        let mut pm = PieceMove::new(role, pos.square_of(m.from), pos.square_of(m.to));
+        pm.promotion = m.promotion.map(|k| self.def.role(k as usize));
         pm.kind = match m.special {
             Special::None => MoveKind::Normal,
             Special::EnPassant(c) => MoveKind::EnPassant {
@@ -272,19 +262,11 @@ impl Defined {
                 rook_to: pos.square_of(rook_to),
             },
             Special::Drop(k) => {
-                pm.role = self.roles[k as usize];
+                pm.role = self.def.role(k as usize);
                 MoveKind::Drop
             }
         };
         Move::Piece(pm)
-    }
-}
-
-fn color(c: u8) -> Color {
-    if c == 0 {
-        Color::White
-    } else {
-        Color::Black
     }
 }
 
@@ -359,13 +341,12 @@ impl Rules for DefinedRules {
             Special::None => Some(m.to),
         };
         if let Some(at) = taken {
-            if let Some(man) = p.man(&d.def, at) {
-                let piece = Piece::new(color(man.color), d.roles[man.kind as usize]);
+            if let Some(piece) = p.piece_at(at) {
                 effects.captured.push((p.square_of(at), piece));
             }
         }
         if let Some(k) = m.promotion {
-            let piece = Piece::new(p.turn, d.roles[k as usize]);
+            let piece = Piece::new(p.turn, d.def.role(k as usize));
             effects.promoted.push((p.square_of(m.to), piece));
         }
         let next = gen::play(&d.def, p, &m);

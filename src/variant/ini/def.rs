@@ -181,11 +181,11 @@ pub struct Def {
     /// what a game file embeds so the game stays playable.
     pub source: Source,
     /// The kind of each [`Role`] (by its index), as
-    /// [`Def::index_roles`] found them from the letters.
+    /// [`Def::compile`] found them from the letters.
     pub kind_by_role: [Option<u8>; 26],
     /// For each side, how its pieces attack: what
     /// [`super::gen::attacked`] walks back along, found by
-    /// [`Def::index_roles`].
+    /// [`Def::compile`].
     pub attacks: [Vec<Attack>; 2],
 }
 
@@ -458,7 +458,7 @@ impl Def {
     /// Finds each kind's [`Role`], the role of its letter (refused when
     /// a letter is not a Latin one, which no role names), and each side's
     /// [`Def::attacks`].
-    pub fn index_roles(&mut self) -> Result<(), String> {
+    pub fn compile(&mut self) -> Result<(), String> {
         self.kind_by_role = [None; 26];
         for (i, k) in self.kinds.iter().enumerate() {
             let role = Role::from_letter(k.letter).ok_or_else(|| {

@@ -262,7 +262,7 @@ fn check(def: &mut Def) -> Result<(), (Option<&'static str>, String)> {
             return Err((None, format!("two pieces have the letter {}", k.letter)));
         }
     }
-    def.index_roles().map_err(|e| (None, e))?;
+    def.compile().map_err(|e| (None, e))?;
     Pos::from_fen(def, &def.start_fen).map_err(|e| (Some("startFen"), e))?;
     // Fairy-Stockfish warns against explosions with a king (its
     // parser.cpp), and its hand takes what blows up by rules not played
