@@ -22,7 +22,7 @@ use crate::mv::{MoveKind, PieceMove};
 use crate::piece::{Piece, Role, Stack};
 use crate::position::{attacked_with, Castling, Position};
 use crate::square::Square;
-use crate::variant::Extra;
+use crate::variant::{Extra, Tables};
 
 /// How a [`CellMove`] is special: [`MoveKind`] with array indices.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -643,8 +643,13 @@ impl KingSafety {
 
     /// Recomputes everything for `pos`, the side to move being the mover.
     pub fn update(&mut self, pos: &Position) {
+        self.update_with(pos, pos.tables());
+    }
+
+    /// [`KingSafety::update`] with the movement tables given (a defined
+    /// variant's, which its definition holds).
+    pub fn update_with(&mut self, pos: &Position, tables: &Tables) {
         let board = &pos.board;
-        let tables = pos.tables();
         let us = pos.turn;
         let them = !us;
         self.kings.clear();
@@ -691,7 +696,7 @@ impl KingSafety {
                         own = Some(i);
                         continue;
                     }
-                    if c.roles().0 & dir.masks[n.min(7)] != 0 {
+                    if dir.hits(c, n) {
                         match own {
                             Some(p) => self.pinned.push(p),
                             None if single => {
@@ -725,19 +730,26 @@ impl KingSafety {
     /// the position [`KingSafety::update`] last saw.
     #[inline(always)]
     pub fn allows(&self, pos: &Position, m: &CellMove) -> bool {
+        self.allows_with(pos, pos.tables(), m)
+    }
+
+    /// [`KingSafety::allows`] with the movement tables given, those
+    /// [`KingSafety::update_with`] had.
+    #[inline(always)]
+    pub fn allows_with(&self, pos: &Position, tables: &Tables, m: &CellMove) -> bool {
         // Most moves: not in check, not the king, not en passant or
         // castling, and the piece not pinned.
         (!self.in_check
             && m.role != Role::King
             && matches!(m.kind, CellKind::Normal | CellKind::DoubleStep)
             && (self.pinned.is_empty() || !self.pinned.contains(&(m.from as usize))))
-            || self.judge(pos, m)
+            || self.judge(pos, tables, m)
     }
 
     /// [`KingSafety::allows`] for the moves its first test does not let
     /// through.
     #[inline(never)]
-    fn judge(&self, pos: &Position, m: &CellMove) -> bool {
+    fn judge(&self, pos: &Position, tables: &Tables, m: &CellMove) -> bool {
         let from = m.from as usize;
         match self.kings.as_slice() {
             [] => true,
@@ -752,21 +764,21 @@ impl KingSafety {
                             board.cell(i)
                         }
                     };
-                    !attacked_with(board, pos.tables(), m.to as usize, !pos.turn, cell)
+                    !attacked_with(board, tables, m.to as usize, !pos.turn, cell)
                 }
                 CellKind::Normal | CellKind::DoubleStep if m.role != Role::King => {
                     if self.pinned.contains(&from) {
-                        self.safe_after(pos, m)
+                        self.safe_after(pos, tables, m)
                     } else if !self.in_check {
                         true
                     } else if self.checkers == 1 {
                         // Take the checker or step between.
                         self.evasions.contains(&(m.to as usize))
                     } else {
-                        self.safe_after(pos, m)
+                        self.safe_after(pos, tables, m)
                     }
                 }
-                _ => self.safe_after(pos, m),
+                _ => self.safe_after(pos, tables, m),
             },
             _ => {
                 if !self.in_check
@@ -776,7 +788,7 @@ impl KingSafety {
                 {
                     return true;
                 }
-                self.safe_after(pos, m)
+                self.safe_after(pos, tables, m)
             }
         }
     }
@@ -784,7 +796,7 @@ impl KingSafety {
     /// The test: the cells the move changes are looked up in a list of
     /// overrides in front of the board, and each king of the mover, where
     /// it stands after the move, is checked for attacks.
-    fn safe_after(&self, pos: &Position, m: &CellMove) -> bool {
+    fn safe_after(&self, pos: &Position, tables: &Tables, m: &CellMove) -> bool {
         let board = &pos.board;
         let us = pos.turn;
         let (from, to) = (m.from as usize, m.to as usize);
@@ -814,7 +826,6 @@ impl KingSafety {
             Some(&(_, s)) => s,
             None => board.cell(i),
         };
-        let tables = pos.tables();
         self.kings.iter().all(|&k| {
             let k = if m.role == Role::King && k == from {
                 to

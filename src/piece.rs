@@ -42,6 +42,9 @@ impl Role {
     /// is called and how it moves is the variant's to say.
     const LETTERS: &'static [u8; 26] = b"KQRBNPFWACDEGHIJLMOSTUVXYZ";
 
+    /// How many kinds there are: one per Latin letter.
+    pub const COUNT: usize = Role::LETTERS.len();
+
     /// Upper-case letter.
     pub fn char(self) -> char {
         Role::LETTERS[self.index()] as char
@@ -346,6 +349,20 @@ impl Stack {
         let code = (self.0 >> OTHER_SHIFT) as u8;
         (self.is_occupied() && code != 0 && (code as usize) < Role::LETTERS.len())
             .then_some(Role(code))
+    }
+
+    /// The kind here beyond the built-in eight, as a bit at its
+    /// [`Role::index`] (none for a built-in kind, an empty cell or one off
+    /// the board): what an [`crate::variant::AttackDir`] tests beside the
+    /// built-in kinds' nibbles.
+    #[inline(always)]
+    pub fn other_bits(self) -> u32 {
+        let code = (self.0 >> OTHER_SHIFT) as u8 as usize;
+        if (Role::ALL.len()..Role::LETTERS.len()).contains(&code) {
+            1 << code
+        } else {
+            0
+        }
     }
 
     /// The built-in kinds here, counted (none for a piece of another

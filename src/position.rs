@@ -572,7 +572,7 @@ pub fn attacked_with(
             if c.is_empty() {
                 continue;
             }
-            if !c.is_off() && c.color() == by && c.roles().0 & dir.masks[k.min(7)] != 0 {
+            if !c.is_off() && c.color() == by && dir.hits(c, k) {
                 return true;
             }
             break;

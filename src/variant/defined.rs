@@ -25,7 +25,6 @@ use std::sync::RwLock;
 pub struct Defined {
     pub def: Def,
     spec: Spec,
-    tables: Tables,
     rules: DefinedRules,
 }
 
@@ -101,11 +100,9 @@ pub fn register(def: &Def, file: &str) -> Result<Variant, String> {
         no_resigning: None,
         endings: endings(def),
     };
-    let tables = Tables::build(&spec);
     let defined: &'static Defined = Box::leak(Box::new(Defined {
         def: def.clone(),
         spec,
-        tables,
         rules: DefinedRules { id },
     }));
     registry.push(defined);
@@ -170,8 +167,15 @@ impl Defined {
         &self.spec
     }
 
+    /// The movement tables of its pieces where they have them
+    /// ([`Def::safety`]); else none, so that the shared attack test finds
+    /// no attacker (the ini engine judges such a variant itself).
     pub fn tables(&self) -> &Tables {
-        &self.tables
+        static NONE: std::sync::OnceLock<Tables> = std::sync::OnceLock::new();
+        self.def
+            .safety
+            .as_ref()
+            .unwrap_or_else(|| NONE.get_or_init(|| Tables::of([]).expect("no pieces")))
     }
 
     pub fn rules(&self) -> &DefinedRules {

@@ -302,18 +302,30 @@ impl Endings {
 /// A direction along which some pieces of one side capture, with how far
 /// each kind reaches: `masks[k]` selects (as [`crate::piece::Roles`]
 /// nibbles) the kinds that capture at distance `k + 1` (the last entry
-/// stands for all longer distances).
-#[derive(Clone, Debug)]
+/// stands for all longer distances); `others[k]` the kinds beyond the
+/// built-in eight (a defined variant's), as bits by [`Role::index`].
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AttackDir {
     pub dx: i16,
     pub dy: i16,
     pub max: u8,
     pub masks: [u32; 8],
+    pub others: [u32; 8],
+}
+
+impl AttackDir {
+    /// Whether a piece of the cell `c` captures along this direction at
+    /// distance `k + 1` (the cell's side aside).
+    #[inline(always)]
+    pub fn hits(&self, c: crate::piece::Stack, k: usize) -> bool {
+        let k = k.min(7);
+        (c.roles().0 & self.masks[k]) | (c.other_bits() & self.others[k]) != 0
+    }
 }
 
 /// Movement compiled for fast generation: rays per role and side, and
 /// attack directions per attacking side.
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tables {
     pub rays: Vec<ByColor<Vec<Ray>>>,
     pub attacks: ByColor<Vec<AttackDir>>,
@@ -321,16 +333,31 @@ pub struct Tables {
 
 impl Tables {
     pub fn build(spec: &Spec) -> Tables {
+        Tables::of(
+            spec.pieces
+                .iter()
+                .map(|p| (p.role, Movement::betza(p.betza), p.gives_check)),
+        )
+        .expect("Movement::betza refuses what has no ray")
+    }
+
+    /// The tables of pieces given as their role, their movement and
+    /// whether their captures attack a king; `None` when a movement has
+    /// no [`Ray`] form (a hop, a lame leap) or a leap of more than
+    /// [`crate::board::MARGIN`] squares, which the board cannot step.
+    pub fn of(pieces: impl IntoIterator<Item = (Role, Movement, bool)>) -> Option<Tables> {
         let mut rays: Vec<ByColor<Vec<Ray>>> =
-            (0..Role::ALL.len()).map(|_| ByColor::default()).collect();
+            (0..Role::COUNT).map(|_| ByColor::default()).collect();
         let mut attacks: ByColor<Vec<AttackDir>> = ByColor::default();
-        for piece in spec.pieces {
-            let movement = Movement::betza(piece.betza);
+        for (role, movement, gives_check) in pieces {
             for color in Color::ALL {
-                let r = movement
-                    .rays(color)
-                    .expect("Movement::betza refuses what has no ray");
-                if piece.gives_check {
+                let r = movement.rays(color).ok()?;
+                if r.iter()
+                    .any(|r| r.dx.abs().max(r.dy.abs()) > crate::board::MARGIN)
+                {
+                    return None;
+                }
+                if gives_check {
                     for ray in r.iter().filter(|r| r.mode.captures()) {
                         let list = &mut attacks[color];
                         let pos = match list.iter().position(|d| d.dx == ray.dx && d.dy == ray.dy) {
@@ -341,6 +368,7 @@ impl Tables {
                                     dy: ray.dy,
                                     max: 0,
                                     masks: [0; 8],
+                                    others: [0; 8],
                                 });
                                 list.len() - 1
                             }
@@ -349,19 +377,23 @@ impl Tables {
                         dir.max = dir.max.max(ray.range);
                         for k in 0..8usize {
                             if ray.range as usize > k {
-                                dir.masks[k] |= role_nibbles(&[piece.role]);
+                                if role.is_built_in() {
+                                    dir.masks[k] |= role_nibbles(&[role]);
+                                } else {
+                                    dir.others[k] |= 1 << role.index();
+                                }
                             }
                         }
                     }
                 }
-                rays[piece.role.index()][color] = r;
+                rays[role.index()][color] = r;
             }
         }
         // Short directions first: most attacks are found near the target.
         for color in Color::ALL {
             attacks[color].sort_by_key(|d| d.max);
         }
-        Tables { rays, attacks }
+        Some(Tables { rays, attacks })
     }
 
     /// True when `from` lies on a straight line from `king` along which a

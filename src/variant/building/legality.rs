@@ -262,10 +262,7 @@ fn closed_placements(
                     continue;
                 }
                 if let Some(sq) = gap {
-                    if c.color() != us
-                        && c.roles().0 & dir.masks[n.min(7)] != 0
-                        && !out.contains(&sq)
-                    {
+                    if c.color() != us && dir.hits(c, n) && !out.contains(&sq) {
                         out.push(sq);
                     }
                 }

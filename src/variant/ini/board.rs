@@ -190,7 +190,7 @@ impl Position {
     /// board is one rectangle of at most 12 x 10 squares from a1, so one
     /// tile, whose cells lie rank by rank inside the margin.
     #[inline]
-    fn cell_index(&self, sq: u8) -> usize {
+    pub fn cell_index(&self, sq: u8) -> usize {
         let files = self.state().files as usize;
         let (f, r) = (sq as usize % files, sq as usize / files);
         let i = (r + MARGIN as usize) * self.board.stride() as usize + f + MARGIN as usize;

@@ -4,6 +4,7 @@
 
 use crate::movement::Movement;
 use crate::piece::Role;
+use crate::variant::Tables;
 
 /// Squares as bits: bit `rank * FILES + file` with [`FILES`] fixed, so
 /// that a region read before the board's size is known keeps its meaning
@@ -187,6 +188,13 @@ pub struct Def {
     /// [`super::gen::attacked`] walks back along, found by
     /// [`Def::compile`].
     pub attacks: [Vec<Attack>; 2],
+    /// The program's movement tables of the pieces, where the shared
+    /// king-safety filter ([`crate::movegen::KingSafety`]) can judge a
+    /// move without playing it: a royal king written `K` and no capture
+    /// that its tables cannot hold (hops, lame leaps, leaps longer than
+    /// two squares), explosions or flying generals. Found by
+    /// [`Def::compile`].
+    pub safety: Option<Tables>,
 }
 
 /// How a piece reaches along one of its capture directions.
@@ -355,6 +363,7 @@ impl Def {
             source: Source::default(),
             kind_by_role: [None; 26],
             attacks: [Vec::new(), Vec::new()],
+            safety: None,
         }
     }
 
@@ -503,7 +512,26 @@ impl Def {
             }
             self.attacks[color] = list;
         }
+        self.safety = self.safety_tables();
         Ok(())
+    }
+
+    /// [`Def::safety`].
+    fn safety_tables(&self) -> Option<Tables> {
+        let king = self.king()?;
+        if self.role(king) != Role::King || self.blast_on_capture || self.flying_general {
+            return None;
+        }
+        // Fairy-Stockfish's pawn takes diagonally forward, whatever its
+        // Betza.
+        let pawn = crate::movement::parse_betza("mfWcfF").ok()?;
+        Tables::of(self.kinds.iter().enumerate().map(|(k, kind)| {
+            let movement = match kind.part {
+                Part::Pawn => pawn.clone(),
+                _ => kind.betza.clone(),
+            };
+            (self.role(k), movement, true)
+        }))
     }
 
     /// The role of a kind: the role of its letter.

@@ -10,6 +10,7 @@
 use super::board::{Man, Mv, Pos, Special};
 use super::def::{Def, Part, Reach, Score};
 use crate::color::Color;
+use crate::movegen::{CellKind, CellMove, KingSafety};
 use crate::movement::Motion;
 use crate::piece::Piece;
 
@@ -581,10 +582,43 @@ pub fn legal_moves(def: &Def, pos: &Pos) -> Vec<Mv> {
     if immediate_end(def, pos).is_some() {
         return Vec::new();
     }
-    legal_ignoring_end(def, pos)
+    legal_ignoring_end(def, pos, true)
 }
 
-fn legal_ignoring_end(def: &Def, pos: &Pos) -> Vec<Mv> {
+/// [`legal_moves`] with every move played to see whether it leaves the
+/// royal king attacked: the general path, which a test compares with the
+/// shared king-safety filter that [`legal_moves`] takes where it can.
+pub fn legal_moves_by_playing(def: &Def, pos: &Pos) -> Vec<Mv> {
+    if immediate_end(def, pos).is_some() {
+        return Vec::new();
+    }
+    legal_ignoring_end(def, pos, false)
+}
+
+/// The shared generator's form of a move, for its king-safety filter;
+/// `None` for a drop, which it does not know.
+fn cell_move(def: &Def, pos: &Pos, mv: &Mv) -> Option<CellMove> {
+    let kind = match mv.special {
+        Special::None => CellKind::Normal,
+        Special::EnPassant(taken) => CellKind::EnPassant {
+            captured: pos.cell_index(taken) as u32,
+        },
+        Special::Castle { rook_from, rook_to } => CellKind::Castle {
+            rook: pos.cell_index(rook_from) as u32,
+            rook_to: pos.cell_index(rook_to) as u32,
+        },
+        Special::Drop(_) => return None,
+    };
+    Some(CellMove {
+        from: pos.cell_index(mv.from) as u32,
+        to: pos.cell_index(mv.to) as u32,
+        role: pos.piece_at(mv.from)?.role,
+        promotion: mv.promotion.map(|k| def.role(k as usize)),
+        kind,
+    })
+}
+
+fn legal_ignoring_end(def: &Def, pos: &Pos, shared: bool) -> Vec<Mv> {
     let mut all = Vec::with_capacity(64);
     pseudo(def, pos, &mut all);
     let us = pos.us();
@@ -597,7 +631,16 @@ fn legal_ignoring_end(def: &Def, pos: &Pos) -> Vec<Mv> {
             .king_square(def, side)
             .is_none_or(|k| !attacked(def, &after, k, 1 - side))
     };
-    all.retain(|mv| safe(mv, us));
+    match def.safety.as_ref().filter(|_| shared) {
+        Some(tables) => KingSafety::with(|ks| {
+            ks.update_with(pos, tables);
+            all.retain(|mv| match cell_move(def, pos, mv) {
+                Some(m) => ks.allows_with(pos, tables, &m),
+                None => safe(mv, us),
+            });
+        }),
+        None => all.retain(|mv| safe(mv, us)),
+    }
     if !def.checking {
         // `checking = false`: a move that gives check is illegal.
         all.retain(|mv| safe(mv, 1 - us));
@@ -691,7 +734,7 @@ pub fn immediate_end(def: &Def, pos: &Pos) -> Option<End> {
         let mut over = true;
         if def.flag_move && flag_king(stm) && stm == 1 && !in_check(def, pos) {
             if let Some(k) = pos.king_square(def, stm) {
-                over = !legal_ignoring_end(def, pos)
+                over = !legal_ignoring_end(def, pos, true)
                     .iter()
                     .any(|m| m.from == k && pos.region_has(def.flag_region[stm as usize], m.to));
             }
@@ -714,7 +757,7 @@ pub fn outcome(def: &Def, pos: &Pos) -> Option<End> {
     if let Some(e) = immediate_end(def, pos) {
         return Some(e);
     }
-    let no_move = legal_ignoring_end(def, pos).is_empty();
+    let no_move = legal_ignoring_end(def, pos, true).is_empty();
     let check = in_check(def, pos);
     if def.n_move_rule > 0
         && pos.halfmove >= def.n_move_rule.saturating_mul(2)

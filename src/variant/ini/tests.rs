@@ -51,3 +51,38 @@ fn betza_letters_outside_the_supported_forms_are_refused() {
     assert_eq!((r.line, r.col), (2, 21));
     assert!(r.why.contains("`i`"), "{}", r.why);
 }
+
+/// The shared king-safety filter ([`crate::movegen::KingSafety`]), which
+/// judges a move without playing it, keeps exactly the moves the general
+/// path keeps by playing each one, in random games of every definition of
+/// the agreement file it can judge.
+#[test]
+fn the_shared_king_safety_filter_agrees_with_playing_each_move() {
+    use crate::variant::testing::Rng;
+    let text = include_str!("../../../tests/pyffish/variants.ini");
+    let loaded = load(text, "variants.ini");
+    let mut judged = 0;
+    let mut positions = 0;
+    for def in loaded.defs.iter().filter(|d| d.safety.is_some()) {
+        judged += 1;
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ def.name.len() as u64);
+        for _game in 0..6 {
+            let mut pos = def.start();
+            for _ply in 0..100 {
+                let mut fast = gen::legal_moves(def, &pos);
+                let mut slow = gen::legal_moves_by_playing(def, &pos);
+                let key = |m: &Mv| format!("{m:?}");
+                fast.sort_by_key(key);
+                slow.sort_by_key(key);
+                assert_eq!(fast, slow, "{}: {}", def.name, pos.to_fen(def));
+                positions += 1;
+                if fast.is_empty() {
+                    break;
+                }
+                pos = gen::play(def, &pos, &fast[rng.below(fast.len())]);
+            }
+        }
+    }
+    assert!(judged >= 10, "only {judged} definitions have safety tables");
+    assert!(positions > 10_000, "{positions}");
+}
