@@ -38,6 +38,10 @@ pub enum CellKind {
         rook: u32,
         rook_to: u32,
     },
+    /// A piece of kind `role` put from its side's hand onto the empty cell
+    /// `to` (`from` is `to`): a defined variant's drop, whose hands are
+    /// the variant's own state.
+    Drop,
 }
 
 /// A single-piece move in array indices of the position's board, as the
@@ -409,13 +413,13 @@ impl Position {
                 rook: sq(rook),
                 rook_to: sq(rook_to),
             },
+            CellKind::Drop => MoveKind::Drop,
         };
         pm
     }
 
-    /// The cell move of a piece move, when both its squares are on the
-    /// board and it is not a drop (carried pieces and placements are not
-    /// part of it).
+    /// The cell move of a piece move, when its squares are on the board
+    /// (carried pieces and placements are not part of it).
     pub fn cell_move(&self, m: &PieceMove) -> Option<CellMove> {
         let board = &self.board;
         let idx = |sq: Square| board.index(sq).map(|i| i as u32);
@@ -429,8 +433,7 @@ impl Position {
                 rook: idx(rook)?,
                 rook_to: idx(rook_to)?,
             },
-            // The shared generator makes no drops.
-            MoveKind::Drop => return None,
+            MoveKind::Drop => CellKind::Drop,
         };
         Some(CellMove {
             from: idx(m.from)?,
@@ -505,9 +508,10 @@ impl Position {
         undo.save(board, from);
         undo.save(board, to);
         board.set_cell(from, Stack::EMPTY);
-        let placed = match m.promotion {
-            Some(p) => Stack::single(Piece::new(us, p)),
-            None => moving,
+        let placed = match (m.promotion, m.kind) {
+            (Some(p), _) => Stack::single(Piece::new(us, p)),
+            (None, CellKind::Drop) => Stack::single(Piece::new(us, m.role)),
+            (None, _) => moving,
         };
         board.set_cell(to, placed);
         match m.kind {
@@ -801,9 +805,10 @@ impl KingSafety {
         let us = pos.turn;
         let (from, to) = (m.from as usize, m.to as usize);
         let moving = board.cell(from);
-        let placed = match m.promotion {
-            Some(p) => Stack::single(Piece::new(us, p)),
-            None => moving,
+        let placed = match (m.promotion, m.kind) {
+            (Some(p), _) => Stack::single(Piece::new(us, p)),
+            (None, CellKind::Drop) => Stack::single(Piece::new(us, m.role)),
+            (None, _) => moving,
         };
         let mut over = [(usize::MAX, Stack::EMPTY); 4];
         over[0] = (from, Stack::EMPTY);

@@ -285,7 +285,7 @@ fn every_definition_plays_the_same_through_the_common_path() {
 fn engine_after(
     def: &postal::variant::ini::Def,
     pos: &postal::variant::ini::Pos,
-    mv: &postal::variant::ini::Mv,
+    mv: &postal::movegen::CellMove,
 ) -> String {
     postal::variant::ini::gen::play(def, pos, mv).to_fen(def)
 }

@@ -10,12 +10,13 @@
 //! the registry only grows, by the definitions a run reads (a file's,
 //! or the one a state file carries), so that a [`Variant`] stays `Copy`.
 
-use super::ini::board::{Mv, Pos, Special};
+use super::ini::board::Pos;
 use super::ini::def::{Def, Part, Score};
 use super::ini::gen;
 use super::{Capability, Endings, Extra, Relative, Rules, Spec, Tables, Variant};
 use crate::color::Color;
-use crate::mv::{Move, MoveKind, PieceMove};
+use crate::movegen::CellKind;
+use crate::mv::Move;
 use crate::piece::{Piece, Role};
 use crate::position::{Effects, GameResult, Outcome, Position};
 use std::sync::RwLock;
@@ -222,56 +223,6 @@ impl Defined {
         pos.variant = self.spec.variant;
         pos
     }
-
-    /// The engine's move for a program's move in `pos`: its squares by
-    /// number, its kinds by index.
-    fn engine_move(&self, pos: &Pos, mv: &Move) -> Option<Mv> {
-        let Move::Piece(pm) = mv else {
-            return None;
-        };
-        let def = &self.def;
-        let promotion = match pm.promotion {
-            Some(role) => Some(def.kind_of_role(role)? as u8),
-            None => None,
-        };
-        let special = match pm.kind {
-            MoveKind::Normal | MoveKind::DoubleStep => Special::None,
-            MoveKind::EnPassant { captured } => Special::EnPassant(pos.number_of(captured)?),
-            MoveKind::Castle { rook, rook_to } => Special::Castle {
-                rook_from: pos.number_of(rook)?,
-                rook_to: pos.number_of(rook_to)?,
-            },
-            MoveKind::Drop => Special::Drop(def.kind_of_role(pm.role)? as u8),
-        };
-        Some(Mv {
-            from: pos.number_of(pm.from)?,
-            to: pos.number_of(pm.to)?,
-            promotion,
-            special,
-        })
-    }
-
-    /// The program's move for an engine's move in `pos`.
-    fn to_move(&self, pos: &Pos, m: &Mv) -> Move {
-        let role = pos.piece_at(m.from).map_or(Role::Pawn, |p| p.role);
-        let mut pm = PieceMove::new(role, pos.square_of(m.from), pos.square_of(m.to));
-        pm.promotion = m.promotion.map(|k| self.def.role(k as usize));
-        pm.kind = match m.special {
-            Special::None => MoveKind::Normal,
-            Special::EnPassant(c) => MoveKind::EnPassant {
-                captured: pos.square_of(c),
-            },
-            Special::Castle { rook_from, rook_to } => MoveKind::Castle {
-                rook: pos.square_of(rook_from),
-                rook_to: pos.square_of(rook_to),
-            },
-            Special::Drop(k) => {
-                pm.role = self.def.role(k as usize);
-                MoveKind::Drop
-            }
-        };
-        Move::Piece(pm)
-    }
 }
 
 /// Perft of a defined variant's position, by its engine.
@@ -324,7 +275,7 @@ impl Rules for DefinedRules {
         };
         gen::legal_moves(&d.def, p)
             .iter()
-            .map(|m| d.to_move(p, m))
+            .map(|m| Move::Piece(p.piece_move(m)))
             .collect()
     }
 
@@ -335,23 +286,25 @@ impl Rules for DefinedRules {
         };
         // A legal move, as the trait promises: played as it is, not
         // looked for among all the legal moves again.
-        let Some(m) = d.engine_move(p, mv) else {
+        let Some(m) = mv.piece().and_then(|pm| p.cell_move(pm)) else {
             return Effects::default();
         };
         let mut effects = Effects::default();
-        let taken = match m.special {
-            Special::EnPassant(c) => Some(c),
-            Special::Castle { .. } | Special::Drop(_) => None,
-            Special::None => Some(m.to),
+        let taken = match m.kind {
+            CellKind::EnPassant { captured } => Some(captured),
+            CellKind::Castle { .. } | CellKind::Drop => None,
+            CellKind::Normal | CellKind::DoubleStep => Some(m.to),
         };
         if let Some(at) = taken {
-            if let Some(piece) = p.piece_at(at) {
-                effects.captured.push((p.square_of(at), piece));
+            if let Some(piece) = p.board.cell(at as usize).piece() {
+                effects.captured.push((p.board.square(at as usize), piece));
             }
         }
-        if let Some(k) = m.promotion {
-            let piece = Piece::new(p.turn, d.def.role(k as usize));
-            effects.promoted.push((p.square_of(m.to), piece));
+        if let Some(role) = m.promotion {
+            let piece = Piece::new(p.turn, role);
+            effects
+                .promoted
+                .push((p.board.square(m.to as usize), piece));
         }
         let next = gen::play(&d.def, p, &m);
         *pos = d.position(next);

@@ -10,6 +10,7 @@
 use super::def::{bit, Def, Part, Region};
 use crate::board::{Board, MARGIN};
 use crate::color::Color;
+use crate::movegen::{CellKind, CellMove};
 use crate::piece::{Piece, Stack};
 use crate::position::{Castling, Position};
 use crate::square::Square;
@@ -32,30 +33,6 @@ pub struct Man {
 pub struct Right {
     pub king: u8,
     pub rook: u8,
-}
-
-/// What a move does beyond taking a piece from one square to another.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Special {
-    None,
-    /// The pawn taken stands on this square.
-    EnPassant(u8),
-    /// The rook's squares.
-    Castle {
-        rook_from: u8,
-        rook_to: u8,
-    },
-    /// A piece of this kind put from the hand onto the empty square `to`
-    /// (`from` is `to`).
-    Drop(u8),
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Mv {
-    pub from: u8,
-    pub to: u8,
-    pub promotion: Option<u8>,
-    pub special: Special,
 }
 
 /// What a position of a defined variant holds beyond the board, the side
@@ -200,7 +177,7 @@ impl Position {
 
     /// The engine's square of a board's array index ([`Self::cell_index`]).
     #[inline]
-    fn number_at(&self, index: usize) -> u8 {
+    pub fn number_at(&self, index: usize) -> u8 {
         let stride = self.board.stride() as usize;
         let (f, r) = (
             index % stride - MARGIN as usize,
@@ -840,28 +817,27 @@ impl Position {
     }
 
     /// The UCI text of a move.
-    pub fn uci(&self, def: &Def, mv: &Mv) -> String {
-        if let Special::Drop(k) = mv.special {
-            return format!(
-                "{}@{}",
-                def.kinds[k as usize].letter,
-                self.square_name(mv.to)
-            );
-        }
+    pub fn uci(&self, def: &Def, mv: &CellMove) -> String {
+        let letter = |role| def.kind_of_role(role).map_or('?', |k| def.kinds[k].letter);
+        let (from, to) = (
+            self.number_at(mv.from as usize),
+            self.number_at(mv.to as usize),
+        );
         // Castling is the king's move to its square, unless a plain move
         // of the king goes there too: then, as Fairy-Stockfish writes
         // it, the king's move onto its rook.
-        let to = match mv.special {
-            Special::Castle { rook_from, .. }
-                if super::gen::plain_move_reaches(def, self, mv.from, mv.to) =>
+        let to = match mv.kind {
+            CellKind::Drop => return format!("{}@{}", letter(mv.role), self.square_name(to)),
+            CellKind::Castle { rook, .. }
+                if super::gen::plain_move_reaches(def, self, from, to) =>
             {
-                rook_from
+                self.number_at(rook as usize)
             }
-            _ => mv.to,
+            _ => to,
         };
-        let mut s = format!("{}{}", self.square_name(mv.from), self.square_name(to));
+        let mut s = format!("{}{}", self.square_name(from), self.square_name(to));
         if let Some(p) = mv.promotion {
-            s.push(def.kinds[p as usize].letter.to_ascii_lowercase());
+            s.push(letter(p).to_ascii_lowercase());
         }
         s
     }

@@ -7,12 +7,12 @@
 //! `mustCapture`, and the immediate ends (extinction, flag) after which no
 //! move is legal.
 
-use super::board::{Man, Mv, Pos, Special};
+use super::board::{Man, Pos};
 use super::def::{Def, Part, Reach, Score};
 use crate::color::Color;
 use crate::movegen::{CellKind, CellMove, KingSafety};
 use crate::movement::Motion;
-use crate::piece::Piece;
+use crate::piece::{Piece, Role};
 
 /// A game's end: the result for White (1 win, 0 draw, -1 loss) and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -191,16 +191,28 @@ pub fn in_check(def: &Def, pos: &Pos) -> bool {
         .is_some_and(|k| attacked(def, pos, k, 1 - pos.us()))
 }
 
+/// The move of the piece on the engine's square `from` to `to`, as the
+/// shared generator's [`CellMove`]; `role` is the piece's kind.
+fn cell_move(pos: &Pos, role: Role, from: u8, to: u8, kind: CellKind) -> CellMove {
+    CellMove {
+        from: pos.cell_index(from) as u32,
+        to: pos.cell_index(to) as u32,
+        role,
+        promotion: None,
+        kind,
+    }
+}
+
+/// The role of the piece on an engine's square (a pawn where there is
+/// none, which no caller asks).
+fn role_at(pos: &Pos, sq: u8) -> Role {
+    pos.piece_at(sq).map_or(Role::Pawn, |p| p.role)
+}
+
 /// Moves by the rules of movement alone (the king may be left in check).
-fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
+fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<CellMove>) {
     let us = pos.us();
     let mut buf = Vec::with_capacity(64);
-    let plain = |from: u8, to: u8| Mv {
-        from,
-        to,
-        promotion: None,
-        special: Special::None,
-    };
     for from in pos.squares_of(us) {
         let Some(m) = pos.man(def, from) else {
             continue;
@@ -210,6 +222,7 @@ fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
             pawn_moves(def, pos, from, out);
             continue;
         }
+        let role = def.role(m.kind as usize);
         buf.clear();
         reach(pos, us, from, &kind.betza.quiet, &mut buf);
         buf.retain(|&s| pos.is_empty_at(s));
@@ -224,7 +237,7 @@ fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
             };
             if ok && !seen.contains(&to) {
                 seen.push(to);
-                out.push(plain(from, to));
+                out.push(cell_move(pos, role, from, to, CellKind::Normal));
             }
         }
     }
@@ -238,7 +251,7 @@ fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
 /// allows them: a pawn neither on its side's first rank (unless
 /// `firstRankPawnDrops`) nor in its promotion region (unless
 /// `promotionZonePawnDrops`).
-fn drops(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
+fn drops(def: &Def, pos: &Pos, out: &mut Vec<CellMove>) {
     let us = pos.us();
     let first_rank = if us == 0 { 0 } else { pos.state().ranks - 1 };
     for (kind, &n) in pos.state().hands[us as usize].iter().enumerate() {
@@ -257,22 +270,19 @@ fn drops(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
             {
                 continue;
             }
-            out.push(Mv {
-                from: to,
-                to,
-                promotion: None,
-                special: Special::Drop(kind as u8),
-            });
+            out.push(cell_move(pos, def.role(kind), to, to, CellKind::Drop));
         }
     }
 }
 
-fn pawn_moves(def: &Def, pos: &Pos, from: u8, out: &mut Vec<Mv>) {
+fn pawn_moves(def: &Def, pos: &Pos, from: u8, out: &mut Vec<CellMove>) {
     let us = pos.us();
     let (f, r) = pos.file_rank(from);
     let up = if us == 0 { 1 } else { -1 };
     let zone = def.promotion_region[us as usize];
-    let add = |to: u8, special: Special, out: &mut Vec<Mv>| {
+    let role = role_at(pos, from);
+    let add = |to: u8, out: &mut Vec<CellMove>| {
+        let plain = cell_move(pos, role, from, to, CellKind::Normal);
         if pos.region_has(zone, to) {
             let mut kinds: Vec<usize> = def.promotion_types[us as usize].kinds.clone();
             if def.promotion_types[us as usize].all {
@@ -287,11 +297,9 @@ fn pawn_moves(def: &Def, pos: &Pos, from: u8, out: &mut Vec<Mv>) {
                     .find(|(lk, _)| *lk == k)
                     .map_or(0, |l| l.1);
                 if limit == 0 || (limit as i32) > pos.count(def, us, Some(k)) {
-                    out.push(Mv {
-                        from,
-                        to,
-                        promotion: Some(k as u8),
-                        special,
+                    out.push(CellMove {
+                        promotion: Some(def.role(k)),
+                        ..plain
                     });
                 }
             }
@@ -299,20 +307,15 @@ fn pawn_moves(def: &Def, pos: &Pos, from: u8, out: &mut Vec<Mv>) {
                 return;
             }
         }
-        out.push(Mv {
-            from,
-            to,
-            promotion: None,
-            special,
-        });
+        out.push(plain);
     };
     if let Some(one) = pos.sq(f, r + up) {
         if pos.is_empty_at(one) {
-            add(one, Special::None, out);
+            add(one, out);
             if def.double_step && pos.region_has(def.double_step_region[us as usize], from) {
                 if let Some(two) = pos.sq(f, r + 2 * up) {
                     if pos.is_empty_at(two) {
-                        add(two, Special::None, out);
+                        add(two, out);
                     }
                 }
             }
@@ -323,17 +326,19 @@ fn pawn_moves(def: &Def, pos: &Pos, from: u8, out: &mut Vec<Mv>) {
             continue;
         };
         match pos.man(def, to) {
-            Some(t) if t.color != us => add(to, Special::None, out),
+            Some(t) if t.color != us => add(to, out),
             None if pos.state().ep.contains(&to) => {
                 // Fairy-Stockfish's en passant never promotes, even in
                 // the promotion region.
                 if let Some(taken) = pos.sq(f + df, r) {
-                    out.push(Mv {
+                    let captured = pos.cell_index(taken) as u32;
+                    out.push(cell_move(
+                        pos,
+                        role,
                         from,
                         to,
-                        promotion: None,
-                        special: Special::EnPassant(taken),
-                    });
+                        CellKind::EnPassant { captured },
+                    ));
                 }
             }
             _ => {}
@@ -341,7 +346,7 @@ fn pawn_moves(def: &Def, pos: &Pos, from: u8, out: &mut Vec<Mv>) {
     }
 }
 
-fn castling_moves(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
+fn castling_moves(def: &Def, pos: &Pos, out: &mut Vec<CellMove>) {
     let us = pos.us();
     let rank = pos.castling_rank(def, us);
     let mut checked: Option<bool> = None;
@@ -381,20 +386,22 @@ fn castling_moves(def: &Def, pos: &Pos, out: &mut Vec<Mv>) {
         if royal && span(right.king, kto).any(|s| attacked(def, pos, s, them)) {
             continue;
         }
-        out.push(Mv {
-            from: right.king,
-            to: kto,
-            promotion: None,
-            special: Special::Castle {
-                rook_from: right.rook,
-                rook_to: rto,
-            },
-        });
+        let kind = CellKind::Castle {
+            rook: pos.cell_index(right.rook) as u32,
+            rook_to: pos.cell_index(rto) as u32,
+        };
+        out.push(cell_move(
+            pos,
+            role_at(pos, right.king),
+            right.king,
+            kto,
+            kind,
+        ));
     }
 }
 
 /// Plays a move given by [`legal_moves`].
-pub fn play(def: &Def, pos: &Pos, mv: &Mv) -> Pos {
+pub fn play(def: &Def, pos: &Pos, mv: &CellMove) -> Pos {
     let mut p = pos.clone();
     play_onto(def, pos, mv, &mut p);
     p
@@ -402,20 +409,25 @@ pub fn play(def: &Def, pos: &Pos, mv: &Mv) -> Pos {
 
 /// [`play`] into `p`, a copy of `pos` (a scratch position whose arrays
 /// are reused).
-fn play_onto(def: &Def, pos: &Pos, mv: &Mv, p: &mut Pos) {
+fn play_onto(def: &Def, pos: &Pos, mv: &CellMove, p: &mut Pos) {
     let us = pos.us();
     let them = 1 - us;
-    let moving = pos.man(def, mv.from);
-    let mut captured = !pos.is_empty_at(mv.to);
-    let is_pawn = pos.part(def, mv.from) == Some(Part::Pawn);
+    // The move in the engine's squares.
+    let (from, to) = (
+        pos.number_at(mv.from as usize),
+        pos.number_at(mv.to as usize),
+    );
+    let moving = pos.man(def, from);
+    let mut captured = !pos.is_empty_at(to);
+    let is_pawn = pos.part(def, from) == Some(Part::Pawn);
     p.state_mut().ep.clear();
     let bit = |sq: u8| 1u128 << sq;
     // A piece taken goes to the taker's hand (`capturesToHand`): a
     // promoted one as the pawn it was, unless `dropLoop`.
-    let taken_at = match mv.special {
-        Special::EnPassant(taken) => Some(taken),
-        Special::None => Some(mv.to),
-        Special::Castle { .. } | Special::Drop(_) => None,
+    let taken_at = match mv.kind {
+        CellKind::EnPassant { captured } => Some(pos.number_at(captured as usize)),
+        CellKind::Normal | CellKind::DoubleStep => Some(to),
+        CellKind::Castle { .. } | CellKind::Drop => None,
     };
     if let Some(at) = taken_at {
         if let Some(t) = pos.man(def, at).filter(|t| t.color != us) {
@@ -432,50 +444,67 @@ fn play_onto(def: &Def, pos: &Pos, mv: &Mv, p: &mut Pos) {
             p.state_mut().promoted &= !bit(at);
         }
     }
-    match mv.special {
-        Special::Drop(kind) => {
-            p.put(def, mv.to, Some(Man { kind, color: us }));
-            if let Some(n) = p.state_mut().hands[us as usize].get_mut(kind as usize) {
+    let rook_from = match mv.kind {
+        CellKind::Drop => {
+            let kind = def.kind_of_role(mv.role).unwrap_or(0);
+            p.put(
+                def,
+                to,
+                Some(Man {
+                    kind: kind as u8,
+                    color: us,
+                }),
+            );
+            if let Some(n) = p.state_mut().hands[us as usize].get_mut(kind) {
                 *n = n.saturating_sub(1);
             }
             // Fairy-Stockfish resets its move counter at a drop.
             captured = true;
+            None
         }
-        Special::Castle { rook_from, rook_to } => {
-            let rook = p.take(def, rook_from);
-            let king = p.take(def, mv.from);
-            p.put(def, mv.to, king);
-            p.put(def, rook_to, rook);
+        CellKind::Castle { rook, rook_to } => {
+            let (rook, rook_to) = (
+                pos.number_at(rook as usize),
+                pos.number_at(rook_to as usize),
+            );
+            let rook_man = p.take(def, rook);
+            let king = p.take(def, from);
+            p.put(def, to, king);
+            p.put(def, rook_to, rook_man);
             captured = false;
+            Some(rook)
         }
-        Special::EnPassant(taken) => {
-            p.put(def, taken, None);
-            let man = p.take(def, mv.from);
-            p.put(def, mv.to, man);
+        CellKind::EnPassant { captured: taken } => {
+            p.put(def, pos.number_at(taken as usize), None);
+            let man = p.take(def, from);
+            p.put(def, to, man);
             captured = true;
+            None
         }
-        Special::None => {
-            let man = p.take(def, mv.from);
-            p.put(def, mv.to, man);
+        CellKind::Normal | CellKind::DoubleStep => {
+            let man = p.take(def, from);
+            p.put(def, to, man);
+            None
         }
-    }
-    if !matches!(mv.special, Special::Drop(_)) && pos.state().promoted & bit(mv.from) != 0 {
+    };
+    if mv.kind != CellKind::Drop && pos.state().promoted & bit(from) != 0 {
         let s = p.state_mut();
-        s.promoted = (s.promoted & !bit(mv.from)) | bit(mv.to);
+        s.promoted = (s.promoted & !bit(from)) | bit(to);
     }
-    if let (Some(k), Some(m)) = (mv.promotion, moving) {
+    if let (Some(role), Some(m)) = (mv.promotion, moving) {
+        let kind = def.kind_of_role(role).unwrap_or(0) as u8;
         p.put(
             def,
-            mv.to,
+            to,
             Some(Man {
-                kind: k,
+                kind,
                 color: m.color,
             }),
         );
-        p.state_mut().promoted |= bit(mv.to);
+        p.state_mut().promoted |= bit(to);
     }
     let blasted = if def.blast_on_capture && is_capture(pos, mv) {
-        blast(def, p, mv.to)
+        blast(def, p, to)
     } else {
         Vec::new()
     };
@@ -485,14 +514,10 @@ fn play_onto(def: &Def, pos: &Pos, mv: &Mv, p: &mut Pos) {
         for side in 0..2 {
             if let Some(r) = p.state().castling[c][side] {
                 let touched = [r.king, r.rook];
-                let rook_to = match mv.special {
-                    Special::Castle { rook_from, .. } => Some(rook_from),
-                    _ => None,
-                };
-                if touched.contains(&mv.from)
-                    || touched.contains(&mv.to)
+                if touched.contains(&from)
+                    || touched.contains(&to)
                     || blasted.iter().any(|s| touched.contains(s))
-                    || rook_to.is_some_and(|s| touched.contains(&s))
+                    || rook_from.is_some_and(|s| touched.contains(&s))
                 {
                     p.state_mut().castling[c][side] = None;
                 }
@@ -501,8 +526,8 @@ fn play_onto(def: &Def, pos: &Pos, mv: &Mv, p: &mut Pos) {
     }
     // The en passant square, set only where an enemy pawn could take.
     if is_pawn {
-        let (f, r) = pos.file_rank(mv.from);
-        let (_, tr) = pos.file_rank(mv.to);
+        let (f, r) = pos.file_rank(from);
+        let (_, tr) = pos.file_rank(to);
         if (tr - r).abs() == 2 {
             let up = if us == 0 { 1 } else { -1 };
             if let (Some(passed), Some(pawn)) = (pos.sq(f, r + up), def.pawn()) {
@@ -569,16 +594,16 @@ fn can_move_from(def: &Def, pos: &Pos, man: Man, sq: u8) -> bool {
     })
 }
 
-fn is_capture(pos: &Pos, mv: &Mv) -> bool {
-    match mv.special {
-        Special::EnPassant(_) => true,
-        Special::Castle { .. } | Special::Drop(_) => false,
-        Special::None => !pos.is_empty_at(mv.to),
+fn is_capture(pos: &Pos, mv: &CellMove) -> bool {
+    match mv.kind {
+        CellKind::EnPassant { .. } => true,
+        CellKind::Castle { .. } | CellKind::Drop => false,
+        CellKind::Normal | CellKind::DoubleStep => pos.board.cell(mv.to as usize).is_occupied(),
     }
 }
 
 /// Legal moves, none once the game has ended by extinction or a flag.
-pub fn legal_moves(def: &Def, pos: &Pos) -> Vec<Mv> {
+pub fn legal_moves(def: &Def, pos: &Pos) -> Vec<CellMove> {
     if immediate_end(def, pos).is_some() {
         return Vec::new();
     }
@@ -588,43 +613,20 @@ pub fn legal_moves(def: &Def, pos: &Pos) -> Vec<Mv> {
 /// [`legal_moves`] with every move played to see whether it leaves the
 /// royal king attacked: the general path, which a test compares with the
 /// shared king-safety filter that [`legal_moves`] takes where it can.
-pub fn legal_moves_by_playing(def: &Def, pos: &Pos) -> Vec<Mv> {
+pub fn legal_moves_by_playing(def: &Def, pos: &Pos) -> Vec<CellMove> {
     if immediate_end(def, pos).is_some() {
         return Vec::new();
     }
     legal_ignoring_end(def, pos, false)
 }
 
-/// The shared generator's form of a move, for its king-safety filter;
-/// `None` for a drop, which it does not know.
-fn cell_move(def: &Def, pos: &Pos, mv: &Mv) -> Option<CellMove> {
-    let kind = match mv.special {
-        Special::None => CellKind::Normal,
-        Special::EnPassant(taken) => CellKind::EnPassant {
-            captured: pos.cell_index(taken) as u32,
-        },
-        Special::Castle { rook_from, rook_to } => CellKind::Castle {
-            rook: pos.cell_index(rook_from) as u32,
-            rook_to: pos.cell_index(rook_to) as u32,
-        },
-        Special::Drop(_) => return None,
-    };
-    Some(CellMove {
-        from: pos.cell_index(mv.from) as u32,
-        to: pos.cell_index(mv.to) as u32,
-        role: pos.piece_at(mv.from)?.role,
-        promotion: mv.promotion.map(|k| def.role(k as usize)),
-        kind,
-    })
-}
-
-fn legal_ignoring_end(def: &Def, pos: &Pos, shared: bool) -> Vec<Mv> {
+fn legal_ignoring_end(def: &Def, pos: &Pos, shared: bool) -> Vec<CellMove> {
     let mut all = Vec::with_capacity(64);
     pseudo(def, pos, &mut all);
     let us = pos.us();
     // Each move is played on one scratch copy, its arrays reused.
     let mut after = pos.clone();
-    let mut safe = |mv: &Mv, side: u8| {
+    let mut safe = |mv: &CellMove, side: u8| {
         after.clone_from(pos);
         play_onto(def, pos, mv, &mut after);
         after
@@ -634,10 +636,7 @@ fn legal_ignoring_end(def: &Def, pos: &Pos, shared: bool) -> Vec<Mv> {
     match def.safety.as_ref().filter(|_| shared) {
         Some(tables) => KingSafety::with(|ks| {
             ks.update_with(pos, tables);
-            all.retain(|mv| match cell_move(def, pos, mv) {
-                Some(m) => ks.allows_with(pos, tables, &m),
-                None => safe(mv, us),
-            });
+            all.retain(|mv| ks.allows_with(pos, tables, mv));
         }),
         None => all.retain(|mv| safe(mv, us)),
     }
@@ -646,12 +645,19 @@ fn legal_ignoring_end(def: &Def, pos: &Pos, shared: bool) -> Vec<Mv> {
         all.retain(|mv| safe(mv, 1 - us));
     }
     if def.immobility_illegal {
-        all.retain(|m| match m.special {
-            Special::Drop(kind) => can_move_from(def, pos, Man { kind, color: us }, m.to),
-            Special::None if m.promotion.is_none() => pos
-                .man(def, m.from)
-                .is_some_and(|man| can_move_from(def, pos, man, m.to)),
-            _ => true,
+        all.retain(|m| {
+            let man = Man {
+                kind: def.kind_of_role(m.role).unwrap_or(0) as u8,
+                color: us,
+            };
+            let to = pos.number_at(m.to as usize);
+            match m.kind {
+                CellKind::Drop => can_move_from(def, pos, man, to),
+                CellKind::Normal | CellKind::DoubleStep if m.promotion.is_none() => {
+                    can_move_from(def, pos, man, to)
+                }
+                _ => true,
+            }
         });
     }
     if def.must_capture && all.iter().any(|m| is_capture(pos, m)) {
@@ -734,9 +740,12 @@ pub fn immediate_end(def: &Def, pos: &Pos) -> Option<End> {
         let mut over = true;
         if def.flag_move && flag_king(stm) && stm == 1 && !in_check(def, pos) {
             if let Some(k) = pos.king_square(def, stm) {
-                over = !legal_ignoring_end(def, pos, true)
-                    .iter()
-                    .any(|m| m.from == k && pos.region_has(def.flag_region[stm as usize], m.to));
+                let k = pos.cell_index(k) as u32;
+                over = !legal_ignoring_end(def, pos, true).iter().any(|m| {
+                    m.from == k
+                        && pos
+                            .region_has(def.flag_region[stm as usize], pos.number_at(m.to as usize))
+                });
             }
         }
         if over {
@@ -797,7 +806,7 @@ pub fn perft(def: &Def, pos: &Pos, depth: u32) -> u64 {
 }
 
 /// Finds the legal move written in UCI form.
-pub fn parse_uci(def: &Def, pos: &Pos, text: &str) -> Option<Mv> {
+pub fn parse_uci(def: &Def, pos: &Pos, text: &str) -> Option<CellMove> {
     legal_moves(def, pos)
         .into_iter()
         .find(|m| pos.uci(def, m) == text)

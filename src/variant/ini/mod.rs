@@ -16,7 +16,7 @@ pub mod gen;
 pub mod keys;
 pub mod lex;
 
-pub use board::{Mv, Pos, State};
+pub use board::{Pos, State};
 pub use def::Def;
 
 use crate::diagnostic::{Diagnostic, Paint};

@@ -71,7 +71,7 @@ fn the_shared_king_safety_filter_agrees_with_playing_each_move() {
             for _ply in 0..100 {
                 let mut fast = gen::legal_moves(def, &pos);
                 let mut slow = gen::legal_moves_by_playing(def, &pos);
-                let key = |m: &Mv| format!("{m:?}");
+                let key = |m: &crate::movegen::CellMove| format!("{m:?}");
                 fast.sort_by_key(key);
                 slow.sort_by_key(key);
                 assert_eq!(fast, slow, "{}: {}", def.name, pos.to_fen(def));
