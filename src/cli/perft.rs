@@ -43,7 +43,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             ));
         };
         let pos = super::ini::position(&d.def, args.position.as_deref(), args.moves.as_deref())?;
-        return emit(out, &defined_perft(&d.def, &pos, args.depth, args.divide));
+        return emit(out, &defined_perft(d, &pos, args.depth, args.divide));
     }
     let v = match defined {
         Some(v) => v,
@@ -66,28 +66,30 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
     emit(out, &text)
 }
 
-/// Perft of a variant defined in a variants.ini file, counted by its
-/// engine from a position in Fairy-Stockfish's conventions; with
-/// `divide`, the count under each first move in UCI form (`--uci`).
+/// Perft of a variant defined in a variants.ini file from a position in
+/// Fairy-Stockfish's conventions, counted by the one perft
+/// ([`perft::perft`]); with `divide`, the count under each first move in
+/// UCI form (`--uci`).
 fn defined_perft(
-    def: &crate::variant::ini::Def,
+    d: &crate::variant::defined::Defined,
     pos: &crate::variant::ini::Pos,
     depth: u32,
     divide: bool,
 ) -> String {
     use crate::variant::ini::gen;
+    let def = &d.def;
     let mut text = String::new();
     let total = if divide && depth > 0 {
         let mut total = 0;
         for m in gen::legal_moves(def, pos) {
-            let n = gen::perft(def, &gen::play(def, pos, &m), depth - 1);
+            let n = perft::perft(&d.position(gen::play(def, pos, &m)), depth - 1);
             text.push_str(&format!("{}: {n}\n", pos.uci(def, &m)));
             total += n;
         }
         text.push('\n');
         total
     } else {
-        gen::perft(def, pos, depth)
+        perft::perft(&d.position(pos.clone()), depth)
     };
     text.push_str(&format!("{total}\n"));
     text

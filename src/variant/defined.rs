@@ -18,13 +18,15 @@ use crate::color::Color;
 use crate::movegen::CellKind;
 use crate::mv::Move;
 use crate::piece::{Piece, Role};
-use crate::position::{Effects, GameResult, Outcome, Position};
+use crate::position::{Castling, Effects, GameResult, Outcome, Position};
 use std::sync::RwLock;
 
 /// A registered definition: what the rest of the program reads of a
 /// variant, built from it once.
 pub struct Defined {
     pub def: Def,
+    /// [`Def::plays_chess`], found once.
+    plays_chess: bool,
     spec: Spec,
     rules: DefinedRules,
 }
@@ -103,6 +105,7 @@ pub fn register(def: &Def, file: &str) -> Result<Variant, String> {
     };
     let defined: &'static Defined = Box::leak(Box::new(Defined {
         def: def.clone(),
+        plays_chess: def.plays_chess(),
         spec,
         rules: DefinedRules { id },
     }));
@@ -225,12 +228,57 @@ impl Defined {
     }
 }
 
-/// Perft of a defined variant's position, by its engine.
+/// Perft of a defined variant's position: by FIDE chess's own perft
+/// where the definition plays chess's moves ([`Def::plays_chess`]) and
+/// the position is one of chess ([`as_chess`]), else by its engine.
 fn engine_perft(pos: &Position, depth: u32) -> u64 {
-    match (pos.variant.defined(), engine(pos)) {
-        (Some(d), Some(p)) => gen::perft(&d.def, p, depth),
-        _ => 0,
+    let (Some(d), Some(p)) = (pos.variant.defined(), engine(pos)) else {
+        return 0;
+    };
+    match as_chess(d, p) {
+        Some(chess) => crate::perft::perft(&chess, depth),
+        None => gen::perft(&d.def, p, depth),
     }
+}
+
+/// The position of FIDE chess that a position of a definition playing
+/// chess's moves is: its castling rights those of the king on e1 (e8)
+/// with the rook on h1 or a1 (h8, a8), at most one en passant square.
+/// `None` for another definition or such a position.
+fn as_chess(d: &Defined, pos: &Pos) -> Option<Position> {
+    if !d.plays_chess {
+        return None;
+    }
+    let state = pos.state();
+    let mut castling = Castling::NONE;
+    for (c, color) in [Color::White, Color::Black].into_iter().enumerate() {
+        let rank = if c == 0 { 0 } else { 7 };
+        for (side, rook_file) in [7, 0].into_iter().enumerate() {
+            if let Some(right) = state.castling[c][side] {
+                if Some(right.king) != pos.sq(4, rank)
+                    || Some(right.rook) != pos.sq(rook_file, rank)
+                {
+                    return None;
+                }
+                castling.set(color, side == 0, true);
+            }
+        }
+    }
+    let ep = match state.ep.as_slice() {
+        [] => None,
+        [e] => Some(pos.square_of(*e)),
+        _ => return None,
+    };
+    Some(Position {
+        variant: Variant::Chess,
+        board: pos.board.clone(),
+        turn: pos.turn,
+        castling,
+        ep,
+        halfmove: pos.halfmove,
+        fullmove: pos.fullmove,
+        extra: Extra::default(),
+    })
 }
 
 impl DefinedRules {
@@ -333,5 +381,86 @@ impl Rules for DefinedRules {
             _ => GameResult::BlackWins,
         };
         Some(Outcome::new(result, end.why, rule_of(end.why)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::ini::load;
+    use crate::variant::testing::Rng;
+
+    fn compiled(text: &str) -> Def {
+        let loaded = load(text, "t.ini");
+        assert!(loaded.refused.is_empty(), "{:?}", loaded.refused);
+        let mut d = loaded.defs.last().expect("a section").clone();
+        d.compile().expect("compiles");
+        d
+    }
+
+    /// A definition plays chess's moves unless a key that moves depend on
+    /// differs from Fairy-Stockfish's `chess`; the endings may differ.
+    #[test]
+    fn only_a_definition_with_chess_moves_plays_chess() {
+        for same in [
+            "",
+            "stalemateValue = loss",
+            "nMoveRule = 0",
+            "nFoldRule = 5",
+        ] {
+            let d = compiled(&format!("[a:chess]\n{same}\n"));
+            assert!(d.plays_chess(), "{same:?}");
+        }
+        for other in [
+            "mustCapture = true",
+            "promotionPieceTypes = qrb",
+            "castling = false",
+            "doubleStep = false",
+            "checking = false",
+            "extinctionValue = loss",
+            "flagPiece = k\nflagRegionWhite = *8",
+            "mandatoryPawnPromotion = false",
+            "customPiece1 = a:NB",
+            "knight = h\nstartFen = rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBHR w KQkq - 0 1",
+            "pieceDrops = true",
+        ] {
+            let d = compiled(&format!("[a:chess]\n{other}\n"));
+            assert!(!d.plays_chess(), "{other:?}");
+        }
+    }
+
+    /// Chess's own perft, counting a definition that plays chess, agrees
+    /// with the engine's general count ([`gen::perft`]) on the positions of
+    /// random games of every such definition of the agreement file.
+    #[test]
+    fn a_definition_playing_chess_is_counted_as_chess_counts() {
+        let text = include_str!("../../tests/pyffish/variants.ini");
+        let mut counted = 0;
+        for def in load(text, "variants.ini").defs.iter() {
+            let variant = register(def, "variants.ini").expect("registers");
+            let d = variant.defined().expect("defined");
+            if !d.plays_chess {
+                continue;
+            }
+            let mut rng = Rng(0x2545_f491_4f6c_dd1d ^ def.name.len() as u64);
+            for _game in 0..4 {
+                let mut pos = d.def.start();
+                for ply in 0..80 {
+                    let moves = gen::legal_moves(&d.def, &pos);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    if ply % 4 == 0 && as_chess(d, &pos).is_some() {
+                        let depth = if ply % 16 == 0 { 3 } else { 2 };
+                        let general = gen::perft(&d.def, &pos, depth);
+                        let chess = crate::perft::perft(&d.position(pos.clone()), depth);
+                        assert_eq!(chess, general, "{}: {}", d.def.name, pos.to_fen(&d.def));
+                        counted += 1;
+                    }
+                    pos = gen::play(&d.def, &pos, &moves[rng.below(moves.len())]);
+                }
+            }
+        }
+        assert!(counted > 300, "{counted}");
     }
 }

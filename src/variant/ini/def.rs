@@ -516,6 +516,35 @@ impl Def {
         Ok(())
     }
 
+    /// Whether the definition's moves are FIDE chess's: compiled, it equals
+    /// Fairy-Stockfish's `chess` in everything but what no move depends
+    /// on (its name and text, its start, and the values and rules of the
+    /// endings the position decides: mate, stalemate, repetition, the
+    /// n-move rule). Such a definition is counted by the chess rules'
+    /// own perft ([`crate::variant::defined`]).
+    pub fn plays_chess(&self) -> bool {
+        let mut chess = Def::chess(&self.name);
+        if chess.compile().is_err() {
+            return false;
+        }
+        let same = Def {
+            name: chess.name.clone(),
+            parent: chess.parent.clone(),
+            start_fen: chess.start_fen.clone(),
+            piece_to_char_table: chess.piece_to_char_table.clone(),
+            variant_template: chess.variant_template.clone(),
+            stalemate: chess.stalemate,
+            checkmate: chess.checkmate,
+            n_move_rule: chess.n_move_rule,
+            n_fold_rule: chess.n_fold_rule,
+            n_fold_value: chess.n_fold_value,
+            n_fold_value_absolute: chess.n_fold_value_absolute,
+            source: chess.source.clone(),
+            ..self.clone()
+        };
+        same == chess
+    }
+
     /// [`Def::safety`].
     fn safety_tables(&self) -> Option<Tables> {
         let king = self.king()?;
