@@ -18,6 +18,7 @@
 
 use crate::board::Board;
 use crate::color::Color;
+use crate::movement::Ray;
 use crate::mv::{MoveKind, PieceMove};
 use crate::piece::{Piece, Role, Stack};
 use crate::position::{attacked_with, Castling, Position};
@@ -66,6 +67,61 @@ impl CellMove {
             kind: CellKind::Normal,
         }
     }
+}
+
+/// Walks a piece's rays from cell `from` (on rank `from_rank`, the side
+/// moving towards `fwd`), calling `push(cell, rank, forward)` for each
+/// cell it may move to: an empty one on a ray that moves, an occupied one
+/// `may_take` allows on a ray that captures; `forward` says the ray
+/// points the mover's way. Stops, returning true, when `push` does. The
+/// shared generator's walk, for the built-in variants and the defined
+/// ones alike.
+#[inline(always)]
+pub fn walk_rays(
+    board: &Board,
+    rays: &[Ray],
+    from: usize,
+    from_rank: i16,
+    fwd: i16,
+    may_take: impl Fn(Stack, usize) -> bool,
+    mut push: impl FnMut(usize, i16, bool) -> bool,
+) -> bool {
+    for ray in rays {
+        let off = board.offset(ray.dx, ray.dy);
+        let forward = ray.dy == fwd;
+        if ray.range == 1 {
+            // Leapers and pawns: one cell, no walk.
+            let i = board.step(from, off);
+            let c = board.cell(i);
+            let ok = if c.is_empty() {
+                ray.mode.moves()
+            } else {
+                !c.is_off() && ray.mode.captures() && may_take(c, i)
+            };
+            if ok && push(i, from_rank + ray.dy, forward) {
+                return true;
+            }
+            continue;
+        }
+        let mut i = from;
+        let mut rank = from_rank;
+        for _ in 0..ray.range {
+            i = board.step(i, off);
+            rank += ray.dy;
+            let c = board.cell(i);
+            if c.is_empty() {
+                if ray.mode.moves() && push(i, rank, forward) {
+                    return true;
+                }
+                continue;
+            }
+            if !c.is_off() && ray.mode.captures() && may_take(c, i) && push(i, rank, forward) {
+                return true;
+            }
+            break;
+        }
+    }
+    false
 }
 
 impl Position {
@@ -131,44 +187,9 @@ impl Position {
                     rules.may_capture(self, role, from, i)
                 }
             };
-            for ray in &tables.rays[role.index()][us] {
-                let off = board.offset(ray.dx, ray.dy);
-                let forward = ray.dy == fwd;
-                if ray.range == 1 {
-                    // Leapers and pawns: one cell, no walk.
-                    let i = board.step(from, off);
-                    let c = board.cell(i);
-                    let ok = if c.is_empty() {
-                        ray.mode.moves()
-                    } else {
-                        !c.is_off() && ray.mode.captures() && may_take(c, i)
-                    };
-                    if ok && push(i, from_sq.rank + ray.dy, forward) {
-                        return true;
-                    }
-                    continue;
-                }
-                let mut i = from;
-                let mut rank = from_sq.rank;
-                for _ in 0..ray.range {
-                    i = board.step(i, off);
-                    rank += ray.dy;
-                    let c = board.cell(i);
-                    if c.is_empty() {
-                        if ray.mode.moves() && push(i, rank, forward) {
-                            return true;
-                        }
-                        continue;
-                    }
-                    if !c.is_off()
-                        && ray.mode.captures()
-                        && may_take(c, i)
-                        && push(i, rank, forward)
-                    {
-                        return true;
-                    }
-                    break;
-                }
+            let rays = &tables.rays[role.index()][us];
+            if walk_rays(board, rays, from, from_sq.rank, fwd, may_take, &mut push) {
+                return true;
             }
             if is_pawn && self.pawn_extras(from, from_sq, ep, &mut emit) {
                 return true;

@@ -2,7 +2,8 @@
 //! of a variants.ini file: the board, the pieces and the rule keys, with
 //! Fairy-Stockfish's defaults (its `variant.h`) for every key not given.
 
-use crate::movement::Movement;
+use crate::color::Color;
+use crate::movement::{Movement, Ray};
 use crate::piece::Role;
 use crate::variant::Tables;
 
@@ -195,6 +196,12 @@ pub struct Def {
     /// two squares), explosions or flying generals. Found by
     /// [`Def::compile`].
     pub safety: Option<Tables>,
+    /// Whether the pieces other than pawns move by the rays of
+    /// [`Def::safety`] through the shared walk
+    /// ([`crate::movegen::walk_rays`]): they have tables, and no two rays
+    /// of one piece reach the same square (`WR` does), which would list a
+    /// move twice. Found by [`Def::compile`].
+    pub ray_moves: bool,
 }
 
 /// How a piece reaches along one of its capture directions.
@@ -364,6 +371,7 @@ impl Def {
             kind_by_role: [None; 26],
             attacks: [Vec::new(), Vec::new()],
             safety: None,
+            ray_moves: false,
         }
     }
 
@@ -513,6 +521,12 @@ impl Def {
             self.attacks[color] = list;
         }
         self.safety = self.safety_tables();
+        self.ray_moves = self.safety.as_ref().is_some_and(|t| {
+            (0..self.kinds.len()).all(|k| {
+                self.kinds[k].part == Part::Pawn
+                    || !rays_overlap(&t.rays[self.role(k).index()][Color::White])
+            })
+        });
         Ok(())
     }
 
@@ -645,4 +659,23 @@ pub fn named_order(name: &str) -> u8 {
     ALL.iter()
         .position(|n| *n == name)
         .map_or(0, |i| i as u8 + 1)
+}
+
+/// Whether two rays of one piece reach a square both: the same line and
+/// way (one step a multiple of the other's) within both ranges, with a
+/// kind of move (quiet, capture) in common.
+fn rays_overlap(rays: &[Ray]) -> bool {
+    let shares = |a: &Ray, b: &Ray| {
+        (a.mode.moves() && b.mode.moves()) || (a.mode.captures() && b.mode.captures())
+    };
+    // `long` steps `k` times `short`'s step: they meet when `short` goes
+    // `k` steps (and `long` one).
+    let meets = |short: &Ray, long: &Ray| {
+        (1..=i16::from(short.range)).any(|k| (long.dx, long.dy) == (short.dx * k, short.dy * k))
+    };
+    rays.iter().enumerate().any(|(i, a)| {
+        rays[i + 1..]
+            .iter()
+            .any(|b| shares(a, b) && (meets(a, b) || meets(b, a)))
+    })
 }

@@ -10,9 +10,9 @@
 use super::board::{Man, Pos};
 use super::def::{Def, Part, Reach, Score};
 use crate::color::Color;
-use crate::movegen::{CellKind, CellMove, KingSafety};
+use crate::movegen::{walk_rays, CellKind, CellMove, KingSafety};
 use crate::movement::Motion;
-use crate::piece::{Piece, Role};
+use crate::piece::{Piece, Role, Stack};
 
 /// A game's end: the result for White (1 win, 0 draw, -1 loss) and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -223,6 +223,30 @@ fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<CellMove>) {
             continue;
         }
         let role = def.role(m.kind as usize);
+        if let Some(tables) = def.safety.as_ref().filter(|_| def.ray_moves) {
+            let from = pos.cell_index(from);
+            let rays = &tables.rays[role.index()][pos.turn];
+            let take = |c: Stack, _| c.color() != pos.turn;
+            walk_rays(
+                &pos.board,
+                rays,
+                from,
+                0,
+                pos.turn.forward(),
+                take,
+                |i, _, _| {
+                    out.push(CellMove {
+                        from: from as u32,
+                        to: i as u32,
+                        role,
+                        promotion: None,
+                        kind: CellKind::Normal,
+                    });
+                    false
+                },
+            );
+            continue;
+        }
         buf.clear();
         reach(pos, us, from, &kind.betza.quiet, &mut buf);
         buf.retain(|&s| pos.is_empty_at(s));

@@ -86,3 +86,61 @@ fn the_shared_king_safety_filter_agrees_with_playing_each_move() {
     assert!(judged >= 50, "only {judged} definitions have safety tables");
     assert!(positions > 10_000, "{positions}");
 }
+
+/// The shared ray walk ([`crate::movegen::walk_rays`]), which moves the
+/// pieces of a definition with tables, lists the moves the engine's own
+/// walk over the Betza maps lists, in random games of every such
+/// definition of the agreement file; and a piece whose rays overlap
+/// (`WR`) keeps the engine's walk, which lists each move once.
+#[test]
+fn the_shared_ray_walk_moves_as_the_betza_maps_do() {
+    use crate::variant::testing::Rng;
+    let text = include_str!("../../../tests/pyffish/variants.ini");
+    let loaded = load(text, "variants.ini");
+    let mut walked = 0;
+    let mut positions = 0;
+    for def in loaded.defs.iter().filter(|d| d.ray_moves) {
+        walked += 1;
+        let general = Def {
+            ray_moves: false,
+            ..def.clone()
+        };
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D ^ def.name.len() as u64);
+        for _game in 0..4 {
+            let mut pos = def.start();
+            for _ply in 0..100 {
+                let mut fast = gen::legal_moves(def, &pos);
+                let mut slow = gen::legal_moves(&general, &pos);
+                let key = |m: &crate::movegen::CellMove| format!("{m:?}");
+                fast.sort_by_key(key);
+                slow.sort_by_key(key);
+                assert_eq!(fast, slow, "{}: {}", def.name, pos.to_fen(def));
+                positions += 1;
+                if fast.is_empty() {
+                    break;
+                }
+                pos = gen::play(def, &pos, &fast[rng.below(fast.len())]);
+            }
+        }
+    }
+    assert!(
+        walked >= 45,
+        "only {walked} definitions walk the shared rays"
+    );
+    assert!(positions > 10_000, "{positions}");
+    let overlap = one(
+        "[wr:chess]\ncustomPiece1 = a:WR\nstartFen = 4k3/8/8/8/8/8/8/A3K3 w - - 0 1\n",
+        "wr",
+    );
+    assert!(overlap.safety.is_some() && !overlap.ray_moves);
+    let mut moves: Vec<String> = gen::legal_moves(&overlap, &overlap.start())
+        .iter()
+        .map(|m| format!("{m:?}"))
+        .collect();
+    let all = moves.len();
+    moves.sort();
+    moves.dedup();
+    assert_eq!(moves.len(), all);
+    // The rook's ten, the king's five.
+    assert_eq!(all, 15);
+}
