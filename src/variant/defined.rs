@@ -25,8 +25,8 @@ use std::sync::RwLock;
 /// variant, built from it once.
 pub struct Defined {
     pub def: Def,
-    /// [`Def::plays_chess`], found once.
-    plays_chess: bool,
+    /// [`Def::plays_as`], found once.
+    plays_as: Option<Variant>,
     spec: Spec,
     rules: DefinedRules,
 }
@@ -105,7 +105,7 @@ pub fn register(def: &Def, file: &str) -> Result<Variant, String> {
     };
     let defined: &'static Defined = Box::leak(Box::new(Defined {
         def: def.clone(),
-        plays_chess: def.plays_chess(),
+        plays_as: def.plays_as(),
         spec,
         rules: DefinedRules { id },
     }));
@@ -228,32 +228,30 @@ impl Defined {
     }
 }
 
-/// Perft of a defined variant's position: by FIDE chess's own perft
-/// where the definition plays chess's moves ([`Def::plays_chess`]) and
-/// the position is one of chess ([`as_chess`]), else by its engine.
+/// Perft of a defined variant's position: by the built-in game's own
+/// perft where the definition plays its moves ([`Def::plays_as`]) and the
+/// position is one of that game ([`as_built_in`]), else by its engine.
 fn engine_perft(pos: &Position, depth: u32) -> u64 {
     let (Some(d), Some(p)) = (pos.variant.defined(), engine(pos)) else {
         return 0;
     };
-    match as_chess(d, p) {
-        Some(chess) => crate::perft::perft(&chess, depth),
+    match as_built_in(d, p) {
+        Some(game) => crate::perft::perft(&game, depth),
         None => gen::perft(&d.def, p, depth),
     }
 }
 
-/// The position of FIDE chess that a position of a definition playing
-/// chess's moves is: its castling rights those of the king on e1 (e8)
-/// with the rook on h1 or a1 (h8, a8), at most one en passant square.
+/// The position of the built-in game that a position of a definition
+/// playing its moves is: its castling rights those of the king on the
+/// e-file with the rook in the corner, at most one en passant square.
 /// `None` for another definition or such a position.
-fn as_chess(d: &Defined, pos: &Pos) -> Option<Position> {
-    if !d.plays_chess {
-        return None;
-    }
+fn as_built_in(d: &Defined, pos: &Pos) -> Option<Position> {
+    let variant = d.plays_as?;
     let state = pos.state();
     let mut castling = Castling::NONE;
     for (c, color) in [Color::White, Color::Black].into_iter().enumerate() {
-        let rank = if c == 0 { 0 } else { 7 };
-        for (side, rook_file) in [7, 0].into_iter().enumerate() {
+        let rank = if c == 0 { 0 } else { state.ranks - 1 };
+        for (side, rook_file) in [state.files - 1, 0].into_iter().enumerate() {
             if let Some(right) = state.castling[c][side] {
                 if Some(right.king) != pos.sq(4, rank)
                     || Some(right.rook) != pos.sq(rook_file, rank)
@@ -270,7 +268,7 @@ fn as_chess(d: &Defined, pos: &Pos) -> Option<Position> {
         _ => return None,
     };
     Some(Position {
-        variant: Variant::Chess,
+        variant,
         board: pos.board.clone(),
         turn: pos.turn,
         castling,
@@ -400,8 +398,13 @@ mod tests {
 
     /// A definition plays chess's moves unless a key that moves depend on
     /// differs from Fairy-Stockfish's `chess`; the endings may differ.
+    /// Gardner's likewise.
     #[test]
     fn only_a_definition_with_chess_moves_plays_chess() {
+        let gardner = compiled("[g:gardner]\nstalemateValue = win\n");
+        assert_eq!(gardner.plays_as(), Some(Variant::Gardner));
+        let other = compiled("[g:gardner]\npromotionPieceTypes = q\n");
+        assert_eq!(other.plays_as(), None);
         for same in [
             "",
             "stalemateValue = loss",
@@ -409,7 +412,7 @@ mod tests {
             "nFoldRule = 5",
         ] {
             let d = compiled(&format!("[a:chess]\n{same}\n"));
-            assert!(d.plays_chess(), "{same:?}");
+            assert_eq!(d.plays_as(), Some(Variant::Chess), "{same:?}");
         }
         for other in [
             "mustCapture = true",
@@ -425,23 +428,26 @@ mod tests {
             "pieceDrops = true",
         ] {
             let d = compiled(&format!("[a:chess]\n{other}\n"));
-            assert!(!d.plays_chess(), "{other:?}");
+            assert_eq!(d.plays_as(), None, "{other:?}");
         }
     }
 
-    /// Chess's own perft, counting a definition that plays chess, agrees
-    /// with the engine's general count ([`gen::perft`]) on the positions of
-    /// random games of every such definition of the agreement file.
+    /// Chess's and Gardner's own perft, counting a definition that plays
+    /// their moves, agrees with the engine's general count
+    /// ([`gen::perft`]) on the positions of random games of every such
+    /// definition of the agreement file.
     #[test]
     fn a_definition_playing_chess_is_counted_as_chess_counts() {
+        let mut games = std::collections::BTreeSet::new();
         let text = include_str!("../../tests/pyffish/variants.ini");
         let mut counted = 0;
         for def in load(text, "variants.ini").defs.iter() {
             let variant = register(def, "variants.ini").expect("registers");
             let d = variant.defined().expect("defined");
-            if !d.plays_chess {
+            let Some(game) = d.plays_as else {
                 continue;
-            }
+            };
+            games.insert(game.name());
             let mut rng = Rng(0x2545_f491_4f6c_dd1d ^ def.name.len() as u64);
             for _game in 0..4 {
                 let mut pos = d.def.start();
@@ -450,7 +456,7 @@ mod tests {
                     if moves.is_empty() {
                         break;
                     }
-                    if ply % 4 == 0 && as_chess(d, &pos).is_some() {
+                    if ply % 4 == 0 && as_built_in(d, &pos).is_some() {
                         let depth = if ply % 16 == 0 { 3 } else { 2 };
                         let general = gen::perft(&d.def, &pos, depth);
                         let chess = crate::perft::perft(&d.position(pos.clone()), depth);
@@ -462,5 +468,6 @@ mod tests {
             }
         }
         assert!(counted > 300, "{counted}");
+        assert_eq!(games.len(), 2, "{games:?}");
     }
 }

@@ -5,7 +5,7 @@
 use crate::color::Color;
 use crate::movement::{Movement, Ray};
 use crate::piece::Role;
-use crate::variant::Tables;
+use crate::variant::{Tables, Variant};
 
 /// Squares as bits: bit `rank * FILES + file` with [`FILES`] fixed, so
 /// that a region read before the board's size is known keeps its meaning
@@ -530,33 +530,41 @@ impl Def {
         Ok(())
     }
 
-    /// Whether the definition's moves are FIDE chess's: compiled, it equals
-    /// Fairy-Stockfish's `chess` in everything but what no move depends
-    /// on (its name and text, its start, and the values and rules of the
-    /// endings the position decides: mate, stalemate, repetition, the
-    /// n-move rule). Such a definition is counted by the chess rules'
-    /// own perft ([`crate::variant::defined`]).
-    pub fn plays_chess(&self) -> bool {
-        let mut chess = Def::chess(&self.name);
-        if chess.compile().is_err() {
-            return false;
-        }
-        let same = Def {
-            name: chess.name.clone(),
-            parent: chess.parent.clone(),
-            start_fen: chess.start_fen.clone(),
-            piece_to_char_table: chess.piece_to_char_table.clone(),
-            variant_template: chess.variant_template.clone(),
-            stalemate: chess.stalemate,
-            checkmate: chess.checkmate,
-            n_move_rule: chess.n_move_rule,
-            n_fold_rule: chess.n_fold_rule,
-            n_fold_value: chess.n_fold_value,
-            n_fold_value_absolute: chess.n_fold_value_absolute,
-            source: chess.source.clone(),
-            ..self.clone()
-        };
-        same == chess
+    /// The built-in game whose moves the definition's are, if any: FIDE
+    /// chess when, compiled, it equals Fairy-Stockfish's `chess`, Gardner
+    /// minichess when it equals the built-in parent `gardner`, in
+    /// everything but what no move depends on (its name and text, its
+    /// start, and the values and rules of the endings the position
+    /// decides: mate, stalemate, repetition, the n-move rule). Such a
+    /// definition is counted by that game's own perft
+    /// ([`crate::variant::defined`]), as Fairy-Stockfish plays its `chess`
+    /// as data of its one engine.
+    pub fn plays_as(&self) -> Option<Variant> {
+        let gardner = super::builtin::parent("gardner")?;
+        [
+            (Def::chess("chess"), Variant::Chess),
+            (gardner.clone(), Variant::Gardner),
+        ]
+        .into_iter()
+        .find_map(|(mut game, variant)| {
+            game.compile().ok()?;
+            let same = Def {
+                name: game.name.clone(),
+                parent: game.parent.clone(),
+                start_fen: game.start_fen.clone(),
+                piece_to_char_table: game.piece_to_char_table.clone(),
+                variant_template: game.variant_template.clone(),
+                stalemate: game.stalemate,
+                checkmate: game.checkmate,
+                n_move_rule: game.n_move_rule,
+                n_fold_rule: game.n_fold_rule,
+                n_fold_value: game.n_fold_value,
+                n_fold_value_absolute: game.n_fold_value_absolute,
+                source: game.source.clone(),
+                ..self.clone()
+            };
+            (same == game).then_some(variant)
+        })
     }
 
     /// [`Def::safety`].
