@@ -123,10 +123,25 @@ pub fn plain_move_reaches(def: &Def, pos: &Pos, from: u8, to: u8) -> bool {
     from != to && buf.contains(&to)
 }
 
+/// Whether a piece of `by` attacks `target` (empty or not): by the
+/// shared attack test on the definition's movement tables
+/// ([`Def::safety`]) where it has them, else by [`attacked_by_walking`].
+pub fn attacked(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
+    match &def.safety {
+        Some(tables) => {
+            let by = if by == 0 { Color::White } else { Color::Black };
+            crate::position::attacked(&pos.board, tables, pos.cell_index(target), by)
+        }
+        None => attacked_by_walking(def, pos, target, by),
+    }
+}
+
 /// Whether a piece of `by` attacks `target` (empty or not): walking back
 /// from `target` along each capture direction of `by`'s pieces
-/// ([`Def::attacks`]) to where such a piece would stand.
-pub fn attacked(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
+/// ([`Def::attacks`]) to where such a piece would stand. The general
+/// path, for what the tables cannot hold (hops, lame leaps, the flying
+/// general), and for [`legal_moves_by_playing`].
+pub fn attacked_by_walking(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
     if def.flying_general && king_faces(def, pos, target, by) {
         return true;
     }
@@ -650,12 +665,17 @@ fn legal_ignoring_end(def: &Def, pos: &Pos, shared: bool) -> Vec<CellMove> {
     let us = pos.us();
     // Each move is played on one scratch copy, its arrays reused.
     let mut after = pos.clone();
+    let attacks = if shared {
+        attacked
+    } else {
+        attacked_by_walking
+    };
     let mut safe = |mv: &CellMove, side: u8| {
         after.clone_from(pos);
         play_onto(def, pos, mv, &mut after);
         after
             .king_square(def, side)
-            .is_none_or(|k| !attacked(def, &after, k, 1 - side))
+            .is_none_or(|k| !attacks(def, &after, k, 1 - side))
     };
     match def.safety.as_ref().filter(|_| shared) {
         Some(tables) => KingSafety::with(|ks| {

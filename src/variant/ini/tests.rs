@@ -144,3 +144,41 @@ fn the_shared_ray_walk_moves_as_the_betza_maps_do() {
     // The rook's ten, the king's five.
     assert_eq!(all, 15);
 }
+
+/// The shared attack test on a definition's tables says of every square
+/// what the walk back along [`Def::attacks`] says, for both sides, in
+/// random games of every definition of the agreement file with tables.
+#[test]
+fn the_shared_attack_test_agrees_with_the_walk_back() {
+    use crate::variant::testing::Rng;
+    let text = include_str!("../../../tests/pyffish/variants.ini");
+    let loaded = load(text, "variants.ini");
+    let mut squares = 0;
+    for def in loaded.defs.iter().filter(|d| d.safety.is_some()) {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ def.name.len() as u64);
+        for _game in 0..3 {
+            let mut pos = def.start();
+            for _ply in 0..60 {
+                for sq in 0..pos.square_count() {
+                    for by in 0..2 {
+                        assert_eq!(
+                            gen::attacked(def, &pos, sq, by),
+                            gen::attacked_by_walking(def, &pos, sq, by),
+                            "{}: {} {} by {by}",
+                            def.name,
+                            pos.to_fen(def),
+                            pos.square_name(sq)
+                        );
+                        squares += 1;
+                    }
+                }
+                let moves = gen::legal_moves(def, &pos);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = gen::play(def, &pos, &moves[rng.below(moves.len())]);
+            }
+        }
+    }
+    assert!(squares > 500_000, "{squares}");
+}
