@@ -663,19 +663,21 @@ fn legal_ignoring_end(def: &Def, pos: &Pos, shared: bool) -> Vec<CellMove> {
     let mut all = Vec::with_capacity(64);
     pseudo(def, pos, &mut all);
     let us = pos.us();
-    // Each move is played on one scratch copy, its arrays reused.
-    let mut after = pos.clone();
+    // Each move played is played on one scratch copy, made when the first
+    // is, its arrays reused.
+    let mut scratch: Option<Pos> = None;
     let attacks = if shared {
         attacked
     } else {
         attacked_by_walking
     };
     let mut safe = |mv: &CellMove, side: u8| {
+        let after = scratch.get_or_insert_with(|| pos.clone());
         after.clone_from(pos);
-        play_onto(def, pos, mv, &mut after);
+        play_onto(def, pos, mv, after);
         after
             .king_square(def, side)
-            .is_none_or(|k| !attacks(def, &after, k, 1 - side))
+            .is_none_or(|k| !attacks(def, after, k, 1 - side))
     };
     match def.safety.as_ref().filter(|_| shared) {
         Some(tables) => KingSafety::with(|ks| {
@@ -835,18 +837,29 @@ pub fn outcome(def: &Def, pos: &Pos) -> Option<End> {
     None
 }
 
+/// Perft by the engine: each move played onto a copy of its position,
+/// one scratch position per depth whose arrays are reused.
 pub fn perft(def: &Def, pos: &Pos, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    let mut scratch: Vec<Pos> = (1..depth).map(|_| pos.clone()).collect();
+    count(def, pos, &mut scratch)
+}
+
+/// The nodes `scratch.len() + 1` turns below `pos`.
+fn count(def: &Def, pos: &Pos, scratch: &mut [Pos]) -> u64 {
     let moves = legal_moves(def, pos);
-    if depth == 1 {
+    let Some((next, deeper)) = scratch.split_first_mut() else {
         return moves.len() as u64;
+    };
+    let mut nodes = 0;
+    for m in &moves {
+        next.clone_from(pos);
+        play_onto(def, pos, m, next);
+        nodes += count(def, next, deeper);
     }
-    moves
-        .iter()
-        .map(|m| perft(def, &play(def, pos, m), depth - 1))
-        .sum()
+    nodes
 }
 
 /// Finds the legal move written in UCI form.
