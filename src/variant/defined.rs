@@ -243,7 +243,8 @@ fn engine_perft(pos: &Position, depth: u32) -> u64 {
 
 /// The position of the built-in game that a position of a definition
 /// playing its moves is: its castling rights those of the king on the
-/// e-file with the rook in the corner, at most one en passant square.
+/// e-file with the rook in the corner, at most one en passant square, no
+/// pawn on the first or last rank.
 /// `None` for another definition or such a position.
 fn as_built_in(d: &Defined, pos: &Pos) -> Option<Position> {
     let variant = d.plays_as?;
@@ -267,6 +268,17 @@ fn as_built_in(d: &Defined, pos: &Pos) -> Option<Position> {
         [e] => Some(pos.square_of(*e)),
         _ => return None,
     };
+    // A pawn on the first or last rank, which the built-in game never has.
+    let edge_pawn = [0, state.ranks - 1].into_iter().any(|rank| {
+        (0..state.files).any(|file| {
+            pos.sq(file, rank)
+                .and_then(|sq| pos.piece_at(sq))
+                .is_some_and(|p| p.role == Role::Pawn)
+        })
+    });
+    if edge_pawn {
+        return None;
+    }
     Some(Position {
         variant,
         board: pos.board.clone(),
