@@ -66,6 +66,70 @@ castlingKingsideFile = i
 castlingQueensideFile = b
 promotionPieceTypes = jqrbn
 
+[chancellor:chess]
+maxRank = 9
+maxFile = 9
+chancellor = c
+startFen = rnbqkcnbr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKCNBR w KQkq - 0 1
+promotionRegionWhite = *9
+promotionRegionBlack = *1
+doubleStepRegionBlack = *8
+promotionPieceTypes = cqrbn
+
+[modern:chess]
+maxRank = 9
+maxFile = 9
+archbishop = m
+startFen = rnbqkmbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBMKQBNR w KQkq - 0 1
+promotionRegionWhite = *9
+promotionRegionBlack = *1
+doubleStepRegionBlack = *8
+promotionPieceTypes = mqrbn
+
+[centaur:chess]
+maxFile = 10
+centaur = c
+startFen = rcnbqkbncr/pppppppppp/10/10/10/10/PPPPPPPPPP/RCNBQKBNCR w KQkq - 0 1
+castlingKingsideFile = i
+castlingQueensideFile = c
+promotionPieceTypes = cqrbn
+
+[torpedo:chess]
+doubleStepRegionWhite = *2 *3 *4 *5 *6 *7
+doubleStepRegionBlack = *7 *6 *5 *4 *3 *2
+
+[shako:chess]
+maxRank = 10
+maxFile = 10
+fersAlfil = e
+cannon = c
+startFen = c8c/ernbqkbnre/pppppppppp/10/10/10/10/PPPPPPPPPP/ERNBQKBNRE/C8C w KQkq - 0 1
+promotionPieceTypes = qrbnce
+promotionRegionWhite = *10
+promotionRegionBlack = *1
+castlingKingsideFile = h
+castlingQueensideFile = d
+castlingRookKingsideFile = i
+castlingRookQueensideFile = b
+castlingRank = 2
+doubleStepRegionWhite = *3
+doubleStepRegionBlack = *8
+
+[tencubed:chess]
+maxRank = 10
+maxFile = 10
+startFen = 2cwamwc2/1rnbqkbnr1/pppppppppp/10/10/10/10/PPPPPPPPPP/1RNBQKBNR1/2CWAMWC2 w - - 0 1
+archbishop = a
+chancellor = m
+customPiece1 = c:DAW
+customPiece2 = w:CF
+promotionPieceTypes = amq
+promotionRegionWhite = *10
+promotionRegionBlack = *1
+doubleStepRegionWhite = *3
+doubleStepRegionBlack = *8
+castling = false
+
 [almost:chess]
 queen = -
 chancellor = c
@@ -87,6 +151,33 @@ immobilityIllegal = true
 doubleStepRegionWhite = *3
 doubleStepRegionBlack = *8
 castling = false
+
+[opulent:grand]
+knight = -
+customPiece1 = n:NW
+customPiece2 = w:CF
+customPiece3 = l:FDH
+startFen = rw6wr/clbnqknbla/pppppppppp/10/10/10/10/PPPPPPPPPP/CLBNQKNBLA/RW6WR w - - 0 1
+promotionPieceTypes = acqrbnwl
+promotionLimit = n:2 w:2 l:2
+
+[courier:chess]
+maxFile = 12
+queen = -
+alfil = e
+fers = f
+commoner = m
+wazir = w
+startFen = rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1
+promotionPieceTypes = f
+doubleStep = false
+castling = false
+extinctionValue = loss
+extinctionClaim = true
+extinctionPieceTypes = *
+extinctionPieceCount = 1
+extinctionOpponentPieceCount = 2
+stalemateValue = loss
 
 [shatranj:chess]
 bishop = -
