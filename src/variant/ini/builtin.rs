@@ -196,6 +196,30 @@ extinctionOpponentPieceCount = 2
 stalemateValue = loss
 nMoveRule = 70
 
+[hoppelpoppel:chess]
+knight = -
+bishop = -
+customPiece1 = n:mNcB
+customPiece2 = b:mBcN
+promotionPieceTypes = qrbn
+
+[sortofalmost:chess]
+chancellor = c
+startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBCKBNR w KQkq - 0 1
+promotionPieceTypes = qcrbn
+
+[perfect:chess]
+chancellor = c
+archbishop = m
+amazon = g
+startFen = cmqgkbnr/pppppppp/8/8/8/8/PPPPPPPP/CMQGKBNR w KQkq - 0 1
+promotionPieceTypes = gcmqrbn
+castlingRookPieces = cr
+
+[chaturanga:shatranj]
+startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1
+extinctionValue = none
+
 [amazon:chess]
 queen = -
 amazon = a
