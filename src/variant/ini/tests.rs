@@ -1,4 +1,5 @@
 use super::*;
+use crate::movegen::CellMove;
 
 fn one(text: &str, name: &str) -> Def {
     let loaded = load(text, "test.ini");
@@ -52,37 +53,62 @@ fn betza_letters_outside_the_supported_forms_are_refused() {
     assert!(r.why.contains("`i`"), "{}", r.why);
 }
 
+/// Calls `visit` with each position of `games` random games of at most
+/// `plies` plies of every definition of the agreement file that `pick`
+/// selects; returns how many it picked.
+fn in_random_games(
+    pick: impl Fn(&Def) -> bool,
+    games: usize,
+    plies: usize,
+    mut visit: impl FnMut(&Def, &Pos),
+) -> usize {
+    use crate::variant::testing::Rng;
+    let text = include_str!("../../../tests/pyffish/variants.ini");
+    let loaded = load(text, "variants.ini");
+    let mut picked = 0;
+    for def in loaded.defs.iter().filter(|d| pick(d)) {
+        picked += 1;
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ def.name.len() as u64);
+        for _game in 0..games {
+            let mut pos = def.start();
+            for _ply in 0..plies {
+                visit(def, &pos);
+                let moves = gen::legal_moves(def, &pos);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = gen::play(def, &pos, &moves[rng.below(moves.len())]);
+            }
+        }
+    }
+    picked
+}
+
+/// Asserts two lists hold the same moves, in any order.
+fn same_moves(def: &Def, pos: &Pos, mut a: Vec<CellMove>, mut b: Vec<CellMove>) {
+    let key = |m: &CellMove| format!("{m:?}");
+    a.sort_by_key(key);
+    b.sort_by_key(key);
+    assert_eq!(a, b, "{}: {}", def.name, pos.to_fen(def));
+}
+
 /// The shared king-safety filter ([`crate::movegen::KingSafety`]), which
 /// judges a move without playing it, keeps exactly the moves the general
 /// path keeps by playing each one, in random games of every definition of
 /// the agreement file it can judge.
 #[test]
 fn the_shared_king_safety_filter_agrees_with_playing_each_move() {
-    use crate::variant::testing::Rng;
-    let text = include_str!("../../../tests/pyffish/variants.ini");
-    let loaded = load(text, "variants.ini");
-    let mut judged = 0;
     let mut positions = 0;
-    for def in loaded.defs.iter().filter(|d| d.safety.is_some()) {
-        judged += 1;
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ def.name.len() as u64);
-        for _game in 0..6 {
-            let mut pos = def.start();
-            for _ply in 0..100 {
-                let mut fast = gen::legal_moves(def, &pos);
-                let mut slow = gen::legal_moves_by_playing(def, &pos);
-                let key = |m: &crate::movegen::CellMove| format!("{m:?}");
-                fast.sort_by_key(key);
-                slow.sort_by_key(key);
-                assert_eq!(fast, slow, "{}: {}", def.name, pos.to_fen(def));
-                positions += 1;
-                if fast.is_empty() {
-                    break;
-                }
-                pos = gen::play(def, &pos, &fast[rng.below(fast.len())]);
-            }
-        }
-    }
+    let judged = in_random_games(
+        |d| d.safety.is_some(),
+        6,
+        100,
+        |def, pos| {
+            let slow = gen::legal_moves_by_playing(def, pos);
+            same_moves(def, pos, gen::legal_moves(def, pos), slow);
+            positions += 1;
+        },
+    );
     assert!(judged >= 50, "only {judged} definitions have safety tables");
     assert!(positions > 10_000, "{positions}");
 }
@@ -94,35 +120,21 @@ fn the_shared_king_safety_filter_agrees_with_playing_each_move() {
 /// (`WR`) keeps the engine's walk, which lists each move once.
 #[test]
 fn the_shared_ray_walk_moves_as_the_betza_maps_do() {
-    use crate::variant::testing::Rng;
-    let text = include_str!("../../../tests/pyffish/variants.ini");
-    let loaded = load(text, "variants.ini");
-    let mut walked = 0;
     let mut positions = 0;
-    for def in loaded.defs.iter().filter(|d| d.ray_moves) {
-        walked += 1;
-        let general = Def {
-            ray_moves: false,
-            ..def.clone()
-        };
-        let mut rng = Rng(0x2545_F491_4F6C_DD1D ^ def.name.len() as u64);
-        for _game in 0..4 {
-            let mut pos = def.start();
-            for _ply in 0..100 {
-                let mut fast = gen::legal_moves(def, &pos);
-                let mut slow = gen::legal_moves(&general, &pos);
-                let key = |m: &crate::movegen::CellMove| format!("{m:?}");
-                fast.sort_by_key(key);
-                slow.sort_by_key(key);
-                assert_eq!(fast, slow, "{}: {}", def.name, pos.to_fen(def));
-                positions += 1;
-                if fast.is_empty() {
-                    break;
-                }
-                pos = gen::play(def, &pos, &fast[rng.below(fast.len())]);
-            }
-        }
-    }
+    let walked = in_random_games(
+        |d| d.ray_moves,
+        4,
+        100,
+        |def, pos| {
+            let general = Def {
+                ray_moves: false,
+                ..def.clone()
+            };
+            let slow = gen::legal_moves(&general, pos);
+            same_moves(def, pos, gen::legal_moves(def, pos), slow);
+            positions += 1;
+        },
+    );
     assert!(
         walked >= 45,
         "only {walked} definitions walk the shared rays"
@@ -150,35 +162,26 @@ fn the_shared_ray_walk_moves_as_the_betza_maps_do() {
 /// random games of every definition of the agreement file with tables.
 #[test]
 fn the_shared_attack_test_agrees_with_the_walk_back() {
-    use crate::variant::testing::Rng;
-    let text = include_str!("../../../tests/pyffish/variants.ini");
-    let loaded = load(text, "variants.ini");
     let mut squares = 0;
-    for def in loaded.defs.iter().filter(|d| d.safety.is_some()) {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ def.name.len() as u64);
-        for _game in 0..3 {
-            let mut pos = def.start();
-            for _ply in 0..60 {
-                for sq in 0..pos.square_count() {
-                    for by in 0..2 {
-                        assert_eq!(
-                            gen::attacked(def, &pos, sq, by),
-                            gen::attacked_by_walking(def, &pos, sq, by),
-                            "{}: {} {} by {by}",
-                            def.name,
-                            pos.to_fen(def),
-                            pos.square_name(sq)
-                        );
-                        squares += 1;
-                    }
+    in_random_games(
+        |d| d.safety.is_some(),
+        3,
+        60,
+        |def, pos| {
+            for sq in 0..pos.square_count() {
+                for by in 0..2 {
+                    assert_eq!(
+                        gen::attacked(def, pos, sq, by),
+                        gen::attacked_by_walking(def, pos, sq, by),
+                        "{}: {} {} by {by}",
+                        def.name,
+                        pos.to_fen(def),
+                        pos.square_name(sq)
+                    );
+                    squares += 1;
                 }
-                let moves = gen::legal_moves(def, &pos);
-                if moves.is_empty() {
-                    break;
-                }
-                pos = gen::play(def, &pos, &moves[rng.below(moves.len())]);
             }
-        }
-    }
+        },
+    );
     assert!(squares > 500_000, "{squares}");
 }
