@@ -69,6 +69,46 @@ impl CellMove {
     }
 }
 
+/// A hop along `ray` (step `off`) from cell `from` on rank `from_rank`:
+/// over the first piece on the line, then onto at most `ray.range` cells
+/// beyond it, up to and including the next piece; `push(cell, rank)` as
+/// in [`walk_rays`].
+fn hop_ray(
+    board: &Board,
+    ray: &Ray,
+    off: isize,
+    from: usize,
+    from_rank: i16,
+    may_take: &impl Fn(Stack, usize) -> bool,
+    push: &mut impl FnMut(usize, i16) -> bool,
+) -> bool {
+    let (mut i, mut rank) = (from, from_rank);
+    loop {
+        i = board.step(i, off);
+        rank += ray.dy;
+        let c = board.cell(i);
+        if c.is_off() {
+            return false;
+        }
+        if !c.is_empty() {
+            break;
+        }
+    }
+    for _ in 0..ray.range {
+        i = board.step(i, off);
+        rank += ray.dy;
+        let c = board.cell(i);
+        if c.is_empty() {
+            if ray.mode.moves() && push(i, rank) {
+                return true;
+            }
+            continue;
+        }
+        return !c.is_off() && ray.mode.captures() && may_take(c, i) && push(i, rank);
+    }
+    false
+}
+
 /// Walks a piece's rays from cell `from` (on rank `from_rank`, the side
 /// moving towards `fwd`), calling `push(cell, rank, forward)` for each
 /// cell it may move to: an empty one on a ray that moves, an occupied one
@@ -89,6 +129,20 @@ pub fn walk_rays(
     for ray in rays {
         let off = board.offset(ray.dx, ray.dy);
         let forward = ray.dy == fwd;
+        if ray.hop {
+            if hop_ray(
+                board,
+                ray,
+                off,
+                from,
+                from_rank,
+                &may_take,
+                &mut |i, rank| push(i, rank, forward),
+            ) {
+                return true;
+            }
+            continue;
+        }
         if ray.range == 1 {
             // Leapers and pawns: one cell, no walk.
             let i = board.step(from, off);
@@ -641,6 +695,9 @@ pub struct KingSafety {
     /// between it and the king.
     evasions: Vec<usize>,
     pinned: Vec<usize>,
+    /// The enemy has hoppers: a piece moved onto or off a line can let
+    /// one attack, so every move is tested ([`KingSafety::safe_after`]).
+    screens: bool,
 }
 
 thread_local! {
@@ -681,6 +738,7 @@ impl KingSafety {
         self.pinned.clear();
         self.evasions.clear();
         self.checkers = 0;
+        self.screens = !tables.hops[them].is_empty();
         for i in board.cells_of(us) {
             if board.cell(i).roles().contains(Role::King) {
                 self.kings.push(i);
@@ -742,7 +800,9 @@ impl KingSafety {
             }
         }
         if single {
-            self.in_check = self.checkers > 0;
+            self.in_check = self.checkers > 0
+                || (self.screens
+                    && attacked_with(board, tables, self.kings[0], them, |i| board.cell(i)));
         }
     }
 
@@ -765,6 +825,7 @@ impl KingSafety {
         // Most moves: not in check, not the king, not en passant or
         // castling, and the piece not pinned.
         (!self.in_check
+            && !self.screens
             && m.role != Role::King
             && matches!(m.kind, CellKind::Normal | CellKind::DoubleStep)
             && (self.pinned.is_empty() || !self.pinned.contains(&(m.from as usize))))
@@ -775,6 +836,9 @@ impl KingSafety {
     /// through.
     #[inline(never)]
     fn judge(&self, pos: &Position, tables: &Tables, m: &CellMove) -> bool {
+        if self.screens {
+            return self.safe_after(pos, tables, m);
+        }
         let from = m.from as usize;
         match self.kings.as_slice() {
             [] => true,

@@ -300,9 +300,11 @@ impl Mode {
     }
 }
 
-/// One concrete direction of a piece for one side, as the built-in
-/// tables take it: a leap (range 1) or a slide. `dy` is already turned
-/// for the side (forward is +1 for White and -1 for Black).
+/// One concrete direction of a piece for one side, as the movement
+/// tables take it: a leap (range 1), a slide, or a hop over the first
+/// piece on the line (`hop`; its range counts the squares beyond that
+/// piece). `dy` is already turned for the side (forward is +1 for White
+/// and -1 for Black).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Ray {
     pub dx: i16,
@@ -310,20 +312,19 @@ pub struct Ray {
     /// Steps allowed along the ray; leapers have 1. Unlimited is `u8::MAX`.
     pub range: u8,
     pub mode: Mode,
+    pub hop: bool,
 }
 
-/// A motion with no [`Ray`] form, so not one of the built-in tables':
-/// the direction (`(dy, dx)` for White) of a hop or of a lame leap.
+/// A motion with no [`Ray`] form: the direction (`(dy, dx)` for White)
+/// of a lame leap.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum NoRay {
-    Hop((i8, i8)),
     LameLeap((i8, i8)),
 }
 
 impl std::fmt::Display for NoRay {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            NoRay::Hop(d) => write!(f, "the hop {d:?} (dy, dx) has no ray"),
             NoRay::LameLeap(d) => write!(f, "the lame leap {d:?} (dy, dx) has no ray"),
         }
     }
@@ -339,6 +340,14 @@ impl Movement {
         if let Err(e) = movement.rays(Color::White) {
             panic!("movement descriptor {text:?} is not for the built-in tables: {e}");
         }
+        // The built-in variants' generators walk slides and leaps only.
+        for motion in [&movement.quiet, &movement.capture] {
+            if let Some(d) = motion.hops.keys().next() {
+                panic!(
+                    "movement descriptor {text:?} is not for the built-in tables: the hop {d:?}"
+                );
+            }
+        }
         movement
     }
 
@@ -350,13 +359,10 @@ impl Movement {
     /// non-zero leg (a wazir's sideways steps, a knight's tall jumps),
     /// then forward before backward as the mover sees it, then towards
     /// the h-file first. Move lists follow this order (`postal moves`,
-    /// `perft --divide`). An error for a hop or a lame leap, which have
-    /// no ray.
+    /// `perft --divide`). A hop is a ray marked `hop`; a lame leap has no
+    /// ray, and is an error.
     pub fn rays(&self, color: Color) -> Result<Vec<Ray>, NoRay> {
         for motion in [&self.quiet, &self.capture] {
-            if let Some(&d) = motion.hops.keys().next() {
-                return Err(NoRay::Hop(d));
-            }
             if let Some((&d, _)) = motion.leaps.iter().find(|(_, &v)| v < 0) {
                 return Err(NoRay::LameLeap(d));
             }
@@ -367,7 +373,7 @@ impl Movement {
             let (quiet, capture) = match atom.gait {
                 Gait::Leap => (&self.quiet.leaps, &self.capture.leaps),
                 Gait::Slide => (&self.quiet.slides, &self.capture.slides),
-                Gait::Hop => continue,
+                Gait::Hop => (&self.quiet.hops, &self.capture.hops),
             };
             let legs = [atom.step.0.abs() as i16, atom.step.1.abs() as i16];
             let short = legs.into_iter().filter(|&l| l != 0).min().unwrap_or(0);
@@ -382,16 +388,18 @@ impl Movement {
                 .collect();
             dirs.sort_by_key(|&(dx, dy, _)| (dx.abs() != short, -dy * forward, -dx));
             let range = |v: i8| match atom.gait {
-                Gait::Slide if v > 0 => v as u8,
-                Gait::Slide => u8::MAX,
-                _ => 1,
+                Gait::Slide | Gait::Hop if v > 0 => v as u8,
+                Gait::Slide | Gait::Hop => u8::MAX,
+                Gait::Leap => 1,
             };
+            let hop = atom.gait == Gait::Hop;
             for (dx, dy, key) in dirs {
                 let ray = |range, mode| Ray {
                     dx,
                     dy,
                     range,
                     mode,
+                    hop,
                 };
                 let (q, c) = (
                     quiet.get(&key).map(|&v| range(v)),

@@ -578,6 +578,31 @@ pub fn attacked_with(
             break;
         }
     }
+    // Hops: the hurdle at most `max` cells back, then the hopper behind it.
+    for dir in &tables.hops[by] {
+        let off = board.offset(-dir.dx, -dir.dy);
+        let mut i = index;
+        let Some(k) = (0..dir.max as usize).find(|_| {
+            i = board.step(i, off);
+            !cell(i).is_empty()
+        }) else {
+            continue;
+        };
+        if cell(i).is_off() {
+            continue;
+        }
+        loop {
+            i = board.step(i, off);
+            let c = cell(i);
+            if c.is_empty() {
+                continue;
+            }
+            if !c.is_off() && c.color() == by && dir.hits(c, k) {
+                return true;
+            }
+            break;
+        }
+    }
     false
 }
 

@@ -205,20 +205,25 @@ fn quiet_and_capture_with_the_same_reach_are_one_ray() {
 }
 
 #[test]
-fn hops_and_lame_leaps_have_no_ray() {
-    assert_eq!(
-        parse_betza("pR").unwrap().rays(Color::White),
-        Err(NoRay::Hop((-1, 0)))
+fn hops_are_hop_rays_and_lame_leaps_have_none() {
+    let cannon = parse_betza("pR").unwrap().rays(Color::White).unwrap();
+    assert!(
+        cannon.iter().all(|r| r.hop && r.range == u8::MAX),
+        "{cannon:?}"
     );
-    assert!(matches!(
-        parse_betza("gQ").unwrap().rays(Color::Black),
-        Err(NoRay::Hop(_))
-    ));
+    assert_eq!(cannon.len(), 4);
+    let grasshopper = parse_betza("gQ").unwrap().rays(Color::Black).unwrap();
+    assert!(
+        grasshopper.iter().all(|r| r.hop && r.range == 1),
+        "{grasshopper:?}"
+    );
+    assert_eq!(grasshopper.len(), 8);
     assert!(matches!(
         parse_betza("WnN").unwrap().rays(Color::White),
         Err(NoRay::LameLeap(_))
     ));
-    assert!(parse_betza("mpRcR").unwrap().rays(Color::White).is_err());
+    let rook = parse_betza("R").unwrap().rays(Color::White).unwrap();
+    assert!(rook.iter().all(|r| !r.hop));
 }
 
 #[test]

@@ -329,6 +329,10 @@ impl AttackDir {
 pub struct Tables {
     pub rays: Vec<ByColor<Vec<Ray>>>,
     pub attacks: ByColor<Vec<AttackDir>>,
+    /// The hops' attack directions (a defined variant's cannons and
+    /// grasshoppers): `max` and the masks count the squares between the
+    /// hurdle and the target.
+    pub hops: ByColor<Vec<AttackDir>>,
 }
 
 impl Tables {
@@ -343,12 +347,13 @@ impl Tables {
 
     /// The tables of pieces given as their role, their movement and
     /// whether their captures attack a king; `None` when a movement has
-    /// no [`Ray`] form (a hop, a lame leap) or a leap of more than
+    /// no [`Ray`] form (a lame leap) or a step of more than
     /// [`crate::board::MARGIN`] squares, which the board cannot step.
     pub fn of(pieces: impl IntoIterator<Item = (Role, Movement, bool)>) -> Option<Tables> {
         let mut rays: Vec<ByColor<Vec<Ray>>> =
             (0..Role::COUNT).map(|_| ByColor::default()).collect();
         let mut attacks: ByColor<Vec<AttackDir>> = ByColor::default();
+        let mut hops: ByColor<Vec<AttackDir>> = ByColor::default();
         for (role, movement, gives_check) in pieces {
             for color in Color::ALL {
                 let r = movement.rays(color).ok()?;
@@ -359,7 +364,11 @@ impl Tables {
                 }
                 if gives_check {
                     for ray in r.iter().filter(|r| r.mode.captures()) {
-                        let list = &mut attacks[color];
+                        let list = if ray.hop {
+                            &mut hops[color]
+                        } else {
+                            &mut attacks[color]
+                        };
                         let pos = match list.iter().position(|d| d.dx == ray.dx && d.dy == ray.dy) {
                             Some(p) => p,
                             None => {
@@ -393,7 +402,11 @@ impl Tables {
         for color in Color::ALL {
             attacks[color].sort_by_key(|d| d.max);
         }
-        Some(Tables { rays, attacks })
+        Some(Tables {
+            rays,
+            attacks,
+            hops,
+        })
     }
 
     /// True when `from` lies on a straight line from `king` along which a

@@ -192,8 +192,8 @@ pub struct Def {
     /// The program's movement tables of the pieces, where the shared
     /// king-safety filter ([`crate::movegen::KingSafety`]) can judge a
     /// move without playing it: a royal king written `K` and no capture
-    /// that its tables cannot hold (hops, lame leaps, leaps longer than
-    /// two squares), explosions or flying generals. Found by
+    /// that its tables cannot hold (lame leaps, steps longer than two
+    /// squares), explosions or flying generals. Found by
     /// [`Def::compile`].
     pub safety: Option<Tables>,
     /// Whether the pieces other than pawns move by the rays of
@@ -669,21 +669,30 @@ pub fn named_order(name: &str) -> u8 {
         .map_or(0, |i| i as u8 + 1)
 }
 
-/// Whether two rays of one piece reach a square both: the same line and
-/// way (one step a multiple of the other's) within both ranges, with a
-/// kind of move (quiet, capture) in common.
+/// Whether two rays of one piece may reach a square both, with a kind of
+/// move (quiet, capture) in common: two walks along the same line and way
+/// (one step a multiple of the other's) within both ranges; two hops on
+/// one line; a hop and a walk on one line unless the walk steps as the
+/// hop does (it stops at the piece the hop leaps).
 fn rays_overlap(rays: &[Ray]) -> bool {
     let shares = |a: &Ray, b: &Ray| {
         (a.mode.moves() && b.mode.moves()) || (a.mode.captures() && b.mode.captures())
     };
-    // `long` steps `k` times `short`'s step: they meet when `short` goes
-    // `k` steps (and `long` one).
-    let meets = |short: &Ray, long: &Ray| {
-        (1..=i16::from(short.range)).any(|k| (long.dx, long.dy) == (short.dx * k, short.dy * k))
+    // `long` steps `k` times `short`'s step, for `k` up to `most`.
+    let multiple = |short: &Ray, long: &Ray, most: i16| {
+        (1..=most).any(|k| (long.dx, long.dy) == (short.dx * k, short.dy * k))
     };
+    let line = |a: &Ray, b: &Ray| multiple(a, b, 8) || multiple(b, a, 8);
     rays.iter().enumerate().any(|(i, a)| {
-        rays[i + 1..]
-            .iter()
-            .any(|b| shares(a, b) && (meets(a, b) || meets(b, a)))
+        rays[i + 1..].iter().any(|b| {
+            shares(a, b)
+                && match (a.hop, b.hop) {
+                    (false, false) => {
+                        multiple(a, b, i16::from(a.range)) || multiple(b, a, i16::from(b.range))
+                    }
+                    (true, true) => line(a, b),
+                    _ => line(a, b) && (a.dx, a.dy) != (b.dx, b.dy),
+                }
+        })
     })
 }

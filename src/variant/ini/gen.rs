@@ -139,7 +139,7 @@ pub fn attacked(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
 /// Whether a piece of `by` attacks `target` (empty or not): walking back
 /// from `target` along each capture direction of `by`'s pieces
 /// ([`Def::attacks`]) to where such a piece would stand. The general
-/// path, for what the tables cannot hold (hops, lame leaps, the flying
+/// path, for what the tables cannot hold (lame leaps, the flying
 /// general), and for [`legal_moves_by_playing`].
 pub fn attacked_by_walking(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
     if def.flying_general && king_faces(def, pos, target, by) {
