@@ -174,6 +174,15 @@ pub struct Def {
     /// Pawns may be dropped in their promotion region
     /// (`promotionZonePawnDrops`).
     pub promotion_zone_pawn_drops: bool,
+    /// Where each side may drop (`whiteDropRegion`, `blackDropRegion`).
+    pub drop_region: [Region; 2],
+    /// A kind that may not be dropped on a file that already holds
+    /// `drop_no_doubled_count` of its side's pieces of that kind
+    /// (`dropNoDoubled`, `dropNoDoubledCount`: shogi's two pawns on a file).
+    pub drop_no_doubled: Option<usize>,
+    pub drop_no_doubled_count: i32,
+    /// A drop may give check (`dropChecks`).
+    pub drop_checks: bool,
     /// A capture explodes (`blastOnCapture`): the taker and every piece
     /// but a pawn on the squares around the target go too.
     pub blast_on_capture: bool,
@@ -365,6 +374,10 @@ impl Def {
             drop_loop: false,
             first_rank_pawn_drops: false,
             promotion_zone_pawn_drops: false,
+            drop_region: [Region::MAX, Region::MAX],
+            drop_no_doubled: None,
+            drop_no_doubled_count: 1,
+            drop_checks: true,
             blast_on_capture: false,
             blast_immune: KindSet::default(),
             source: Source::default(),

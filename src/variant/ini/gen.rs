@@ -286,20 +286,38 @@ fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<CellMove>) {
     }
 }
 
-/// Drops of the pieces in hand onto empty squares, as Fairy-Stockfish
-/// allows them: a pawn neither on its side's first rank (unless
-/// `firstRankPawnDrops`) nor in its promotion region (unless
-/// `promotionZonePawnDrops`).
+/// Drops of the pieces in hand onto empty squares of the side's drop
+/// region, as Fairy-Stockfish allows them: a pawn neither on its side's
+/// first rank (unless `firstRankPawnDrops`) nor in its promotion region
+/// (unless `promotionZonePawnDrops`), and the `dropNoDoubled` kind not
+/// on a file that holds `dropNoDoubledCount` of them already.
 fn drops(def: &Def, pos: &Pos, out: &mut Vec<CellMove>) {
     let us = pos.us();
     let first_rank = if us == 0 { 0 } else { pos.state().ranks - 1 };
+    let region = def.drop_region[us as usize];
     for (kind, &n) in pos.state().hands[us as usize].iter().enumerate() {
         if n == 0 {
             continue;
         }
         let pawn = def.kinds[kind].part == Part::Pawn;
+        // Per file, whether it is closed to this kind's drops.
+        let mut closed = vec![false; pos.state().files as usize];
+        if def.drop_no_doubled == Some(kind) {
+            let mut on_file = vec![0; closed.len()];
+            for sq in pos.squares_of(us) {
+                if pos.man(def, sq).is_some_and(|m| m.kind as usize == kind) {
+                    on_file[pos.file_rank(sq).0 as usize] += 1;
+                }
+            }
+            for (c, n) in closed.iter_mut().zip(on_file) {
+                *c = n >= def.drop_no_doubled_count;
+            }
+        }
         for to in 0..pos.square_count() {
-            if !pos.is_empty_at(to) {
+            if !pos.is_empty_at(to)
+                || !pos.region_has(region, to)
+                || closed[pos.file_rank(to).0 as usize]
+            {
                 continue;
             }
             if pawn
@@ -689,6 +707,9 @@ fn legal_ignoring_end(def: &Def, pos: &Pos, shared: bool) -> Vec<CellMove> {
     if !def.checking {
         // `checking = false`: a move that gives check is illegal.
         all.retain(|mv| safe(mv, 1 - us));
+    } else if !def.drop_checks {
+        // `dropChecks = false`: a drop that gives check is illegal.
+        all.retain(|mv| mv.kind != CellKind::Drop || safe(mv, 1 - us));
     }
     if def.immobility_illegal {
         all.retain(|m| {

@@ -49,23 +49,38 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
         "false",
         "explosions are not supported",
     ),
-    ("castlingDroppedPiece", "false", "drops are not supported"),
+    (
+        "castlingDroppedPiece",
+        "false",
+        "castling with a dropped piece is not supported",
+    ),
     (
         "oppositeCastling",
         "false",
         "opposite castling is not supported",
     ),
-    ("dropChecks", "true", "drops are not supported"),
-    ("mustDrop", "false", "drops are not supported"),
-    ("dropOnTop", "false", "drops are not supported"),
-    ("enclosingDrop", "none", "drops are not supported"),
-    ("sittuyinRookDrop", "false", "drops are not supported"),
+    ("mustDrop", "false", "mandatory drops are not supported"),
+    (
+        "dropOnTop",
+        "false",
+        "drops on top of a column are not supported",
+    ),
+    (
+        "enclosingDrop",
+        "none",
+        "enclosing drops (Reversi, Ataxx) are not supported",
+    ),
+    (
+        "sittuyinRookDrop",
+        "false",
+        "Sittuyin rook drops are not supported",
+    ),
     (
         "dropOppositeColoredBishop",
         "false",
-        "drops are not supported",
+        "bishop drops bound to square colours are not supported",
     ),
-    ("dropPromoted", "false", "drops are not supported"),
+    ("dropPromoted", "false", "piece promotion is not supported"),
     ("gating", "false", "gating is not supported"),
     ("wallingRule", "none", "walls are not supported"),
     ("wallOrMove", "false", "walls are not supported"),
@@ -107,7 +122,7 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
     (
         "shogiPawnDropMateIllegal",
         "false",
-        "drops are not supported",
+        "the ban on mate by a pawn drop is not supported",
     ),
     (
         "shatarMateRule",
@@ -163,14 +178,11 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
 /// value, with why (so the message says more than that the key is
 /// unknown).
 const REFUSED: &[(&str, &str)] = &[
-    ("whiteDropRegion", "drops are not supported"),
-    ("blackDropRegion", "drops are not supported"),
-    ("dropRegionWhite", "drops are not supported"),
-    ("dropRegionBlack", "drops are not supported"),
-    ("mustDropType", "drops are not supported"),
-    ("enclosingDropStart", "drops are not supported"),
-    ("dropNoDoubled", "drops are not supported"),
-    ("dropNoDoubledCount", "drops are not supported"),
+    ("mustDropType", "mandatory drops are not supported"),
+    (
+        "enclosingDropStart",
+        "enclosing drops (Reversi, Ataxx) are not supported",
+    ),
     ("mutuallyImmuneTypes", "immunity is not supported"),
     ("petrifyOnCaptureTypes", "petrification is not supported"),
     ("wallingRegion", "walls are not supported"),
@@ -278,6 +290,13 @@ pub const PLAYED: &[&str] = &[
     "dropLoop",
     "firstRankPawnDrops",
     "promotionZonePawnDrops",
+    "whiteDropRegion",
+    "blackDropRegion",
+    "dropRegionWhite",
+    "dropRegionBlack",
+    "dropNoDoubled",
+    "dropNoDoubledCount",
+    "dropChecks",
     "pocketSize",
     "blastOnCapture",
     "blastImmuneTypes",
@@ -758,6 +777,30 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
         if let Some(e) = rd.get(key) {
             *field = boolean(e)?;
         }
+    }
+    // Fairy-Stockfish reads the older names first; the later win.
+    for (key, c) in [
+        ("whiteDropRegion", 0),
+        ("blackDropRegion", 1),
+        ("dropRegionWhite", 0),
+        ("dropRegionBlack", 1),
+    ] {
+        if let Some(e) = rd.get(key) {
+            def.drop_region[c] = region(e)?;
+        }
+    }
+    if let Some(e) = rd.get("dropNoDoubled") {
+        def.drop_no_doubled = match e.value.as_str() {
+            "-" | "" => None,
+            _ => Some(one_kind(def, e)?.ok_or_else(|| err(e, "expected one piece letter"))?),
+        };
+    }
+    if let Some(e) = rd.get("dropNoDoubledCount") {
+        def.drop_no_doubled_count =
+            i32::try_from(int(e)?).map_err(|_| err(e, "must not be negative"))?;
+    }
+    if let Some(e) = rd.get("dropChecks") {
+        def.drop_checks = boolean(e)?;
     }
     if let Some(e) = rd.get("blastImmuneTypes") {
         def.blast_immune = kinds(def, e)?;
