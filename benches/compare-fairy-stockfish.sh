@@ -18,6 +18,17 @@ if [ -z "${FAIRY_STOCKFISH:-}" ] && ! grep -qw bmi2 /proc/cpuinfo; then
 fi
 # shellcheck source=benches/fairy-stockfish.sh
 . "$root/benches/fairy-stockfish.sh"
+# The rows on boards wider than 8 squares need an engine built with large
+# boards (128-bit bitboards, as pyffish's own build), FAIRY_STOCKFISH_LARGE.
+if [ -z "${FAIRY_STOCKFISH_LARGE:-}" ]; then
+  FAIRY_STOCKFISH_LARGE=$(
+    unset FAIRY_STOCKFISH
+    build_fairy_stockfish "$root/target/fairy-stockfish-large" \
+      -O3 -DLARGEBOARDS -DPRECOMPUTED_MAGICS -DALLVARS -mbmi2 >&2
+    echo "$FAIRY_STOCKFISH"
+  )
+  export FAIRY_STOCKFISH_LARGE
+fi
 build_fairy_stockfish "$root/target/fairy-stockfish-pext" -O3 -DUSE_PEXT -mbmi2
-echo "reference: $FAIRY_STOCKFISH"
+echo "reference: $FAIRY_STOCKFISH; large boards: $FAIRY_STOCKFISH_LARGE"
 cargo bench --bench perft

@@ -22,8 +22,10 @@
 //! (`[fide]` is FIDE chess written out as a definition), which
 //! Fairy-Stockfish reads from the same file (`VariantPath`); its last
 //! column compares the definition with postal's built-in chess on the
-//! same position and depth. Every row is on an 8 x 8 board, which a
-//! Fairy-Stockfish built without large boards plays.
+//! same position and depth. The rows on 8 x 8 boards are counted by that
+//! engine; the rows on wider boards (`gemini2`, `indiangreat2`) by one
+//! built with large boards, named by `FAIRY_STOCKFISH_LARGE` (the script
+//! builds it too), as an engine built without them cannot play them.
 
 use postal::perft::{perft, perft_in_place};
 use postal::variant::chess::Chess;
@@ -81,6 +83,8 @@ struct Defined {
     /// The same position is FIDE chess: count it with postal's built-in
     /// chess too.
     chess: bool,
+    /// Wider than 8 squares: counted by the large-board engine.
+    large: bool,
 }
 
 const DEFINED: &[Defined] = &[
@@ -90,6 +94,7 @@ const DEFINED: &[Defined] = &[
         fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         depth: 5,
         chess: true,
+        large: false,
     },
     Defined {
         name: "fide",
@@ -97,6 +102,7 @@ const DEFINED: &[Defined] = &[
         fen: "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         depth: 4,
         chess: true,
+        large: false,
     },
     Defined {
         name: "hoppers",
@@ -104,6 +110,7 @@ const DEFINED: &[Defined] = &[
         fen: "",
         depth: 4,
         chess: false,
+        large: false,
     },
     Defined {
         name: "shatranj2",
@@ -111,6 +118,7 @@ const DEFINED: &[Defined] = &[
         fen: "",
         depth: 5,
         chess: false,
+        large: false,
     },
     Defined {
         name: "directions",
@@ -118,6 +126,23 @@ const DEFINED: &[Defined] = &[
         fen: "",
         depth: 4,
         chess: false,
+        large: false,
+    },
+    Defined {
+        name: "gemini2",
+        label: "gemini start",
+        fen: "",
+        depth: 5,
+        chess: false,
+        large: true,
+    },
+    Defined {
+        name: "indiangreat2",
+        label: "indiangreat start",
+        fen: "",
+        depth: 5,
+        chess: false,
+        large: true,
     },
 ];
 
@@ -128,6 +153,8 @@ struct Engine {
 }
 
 impl Engine {
+    /// The engine named by `FAIRY_STOCKFISH`, else Debian's or one on
+    /// PATH.
     fn start() -> Option<Engine> {
         let path = std::env::var("FAIRY_STOCKFISH").ok().or_else(|| {
             ["/usr/games/fairy-stockfish", "fairy-stockfish"]
@@ -141,6 +168,15 @@ impl Engine {
                 })
                 .map(|p| p.to_string())
         })?;
+        Engine::at(&path)
+    }
+
+    /// The large-board engine named by `FAIRY_STOCKFISH_LARGE`.
+    fn start_large() -> Option<Engine> {
+        Engine::at(&std::env::var("FAIRY_STOCKFISH_LARGE").ok()?)
+    }
+
+    fn at(path: &str) -> Option<Engine> {
         let mut child = Command::new(path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -255,19 +291,24 @@ fn main() {
             ((ours_total - theirs_total) / n).exp()
         );
     }
-    defined(engine.as_mut());
+    defined(engine.as_mut(), Engine::start_large().as_mut());
+}
+
+/// `engine` once it has read the variants of `path`.
+fn reading<'a>(engine: Option<&'a mut Engine>, path: &str) -> Option<&'a mut Engine> {
+    engine.and_then(|e| {
+        e.send(&format!("setoption name VariantPath value {path}"));
+        e.send("isready");
+        e.wait_for("readyok").is_some().then_some(e)
+    })
 }
 
 /// The second table: variants defined in tests/pyffish/variants.ini.
-fn defined(mut engine: Option<&mut Engine>) {
+fn defined(engine: Option<&mut Engine>, large: Option<&mut Engine>) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/pyffish/variants.ini");
     let text = std::fs::read_to_string(path).expect("tests/pyffish/variants.ini");
     let loaded = postal::variant::ini::load(&text, "variants.ini");
-    let loads = engine.as_mut().is_some_and(|e| {
-        e.send(&format!("setoption name VariantPath value {path}"));
-        e.send("isready");
-        e.wait_for("readyok").is_some()
-    });
+    let (mut engine, mut large) = (reading(engine, path), reading(large, path));
     println!();
     println!(
         "{:<18} {:>5} {:>12} {:>12} {:>12} {:>7} {:>12} {:>7}",
@@ -284,9 +325,9 @@ fn defined(mut engine: Option<&mut Engine>) {
         let t = Instant::now();
         let nodes = perft(&pos, c.depth);
         let ours = nodes as f64 / t.elapsed().as_secs_f64();
-        let theirs = engine
+        let counter = if c.large { &mut large } else { &mut engine };
+        let theirs = counter
             .as_mut()
-            .filter(|_| loads)
             .and_then(|e| e.perft(c.name, c.fen, c.depth))
             .map(|(n, el)| {
                 assert_eq!(
