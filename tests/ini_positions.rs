@@ -141,6 +141,8 @@ fn a_bad_start_is_refused_at_its_line() {
     assert!(r.why.contains("White has 2 kings"), "{r}");
     let walls = "[walls:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN* w - - 0 1\n";
     let r = ini::load(walls, "my.ini").refused[0].clone();
-    assert_eq!((r.line, r.key.as_str()), (2, "startFen"), "{r}");
+    // At the wall itself: its column on the key's line.
+    let col = "startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN".len() + 1;
+    assert_eq!((r.line, r.col, r.key.as_str()), (2, col, "startFen"), "{r}");
     assert!(r.why.contains("`*` (a wall"), "{r}");
 }

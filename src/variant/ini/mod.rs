@@ -229,12 +229,20 @@ fn load_with(text: &str, file: &str, parents: &[Def], taken: &[&str]) -> Loaded 
             push_refusal(&mut refused, refuse(e.at, e.key, e.why), &mut out);
             continue;
         }
-        if let Err((key, why)) = check(&mut def) {
-            // At the key's own line where the section sets it, else (a
-            // parent's value) at the section's header.
+        if let Err((key, why, offset)) = check(&mut def) {
+            // At the key's own line where the section sets it (at the
+            // part of its value meant, where one is), else (a parent's
+            // value) at the section's header.
             let own = key.and_then(|k| section.entries.iter().rev().find(|e| e.key == k));
             let r = match (own, key) {
-                (Some(e), _) => refuse(e.value_at, e.key.clone(), why),
+                (Some(e), _) => {
+                    let col = e.value.get(..offset).map_or(0, |v| v.chars().count());
+                    let at = lex::At {
+                        line: e.value_at.line,
+                        col: e.value_at.col + col,
+                    };
+                    refuse(at, e.key.clone(), why)
+                }
                 (None, Some(k)) => refuse(section.at, header(), format!("{k}: {why}")),
                 (None, None) => refuse(section.at, header(), why),
             };
@@ -255,15 +263,16 @@ fn push_refusal(refused: &mut HashSet<String>, r: Refusal, out: &mut Loaded) {
 }
 
 /// Checks a definition as a whole: distinct letters, a start position
-/// that reads and stands. An error names the key it is about, if one.
-fn check(def: &mut Def) -> Result<(), (Option<&'static str>, String)> {
+/// that reads and stands. An error names the key it is about, if one,
+/// and the byte of its value where the fault is.
+fn check(def: &mut Def) -> Result<(), (Option<&'static str>, String, usize)> {
     for (i, k) in def.kinds.iter().enumerate() {
         if def.kinds[..i].iter().any(|o| o.letter == k.letter) {
-            return Err((None, format!("two pieces have the letter {}", k.letter)));
+            return Err((None, format!("two pieces have the letter {}", k.letter), 0));
         }
     }
-    def.compile().map_err(|e| (None, e))?;
-    Pos::from_fen(def, &def.start_fen).map_err(|e| (Some("startFen"), e))?;
+    def.compile().map_err(|e| (None, e, 0))?;
+    Pos::from_fen(def, &def.start_fen).map_err(|e| (Some("startFen"), e.message, e.span.start))?;
     // Fairy-Stockfish warns against explosions with a king (its
     // parser.cpp), and its hand takes what blows up by rules not played
     // here.
@@ -271,12 +280,14 @@ fn check(def: &mut Def) -> Result<(), (Option<&'static str>, String)> {
         return Err((
             Some("blastOnCapture"),
             "explosions with a royal king are not supported (make it a commoner)".into(),
+            0,
         ));
     }
     if def.blast_on_capture && def.captures_to_hand {
         return Err((
             Some("blastOnCapture"),
             "explosions with captures to hand are not supported".into(),
+            0,
         ));
     }
     Ok(())

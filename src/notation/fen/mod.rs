@@ -24,6 +24,8 @@ use nom::multi::many1;
 use nom::sequence::delimited;
 use nom::{IResult, Parser};
 
+mod fairy;
+
 /// One cell run of a rank in the placement field.
 #[derive(Debug, Clone, PartialEq)]
 enum Cell {
@@ -101,9 +103,7 @@ pub fn read(variant: Variant, text: &str) -> Result<Position, ParseError> {
 pub fn read_unvalidated(variant: Variant, text: &str) -> Result<Position, ParseError> {
     if let Some(d) = variant.defined() {
         // In Fairy-Stockfish's conventions, read by the variant's engine.
-        return crate::variant::ini::board::Pos::from_fen(&d.def, text)
-            .map(|p| d.position(p))
-            .map_err(|m| err(Span::new(0, text.len()), m));
+        return Position::from_fen(&d.def, text).map(|p| d.position(p));
     }
     let spec = variant.spec();
     let mut fields = fields(text);
