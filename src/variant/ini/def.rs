@@ -116,6 +116,10 @@ pub struct Def {
     pub variant_template: String,
     pub promotion_region: [Region; 2],
     pub promotion_types: [KindSet; 2],
+    /// No `promotionPieceTypes*` key has set the promotions: they are
+    /// Fairy-Stockfish's default, its queen, rook, bishop and knight
+    /// types, whichever the variant has (found again as pieces change).
+    pub promotion_by_default: bool,
     /// Most pieces of a kind a promotion may bring about (0: no limit).
     pub promotion_limit: Vec<(usize, u32)>,
     pub mandatory_pawn_promotion: bool,
@@ -131,6 +135,9 @@ pub struct Def {
     pub castling_rook_kingside_file: i8,
     pub castling_rook_queenside_file: i8,
     pub castling_rooks: [KindSet; 2],
+    /// No `castlingRookPieces*` key has set the castling rooks: they are
+    /// Fairy-Stockfish's default, its rook type, if the variant has one.
+    pub castling_rooks_by_default: bool,
     /// Fairy-Stockfish's name of the piece kind that castles, per side.
     pub castling_king: [String; 2],
     /// A move that leaves the moved piece with no move from its square
@@ -143,6 +150,10 @@ pub struct Def {
     pub extinction_types: KindSet,
     pub extinction_count: i32,
     pub extinction_opponent_count: i32,
+    /// The pieces of an extinction kind of which a side has at most
+    /// `extinction_count + 1` are pseudo-royal: no move may leave one
+    /// attacked (`extinctionPseudoRoyal`).
+    pub pseudo_royal: bool,
     /// `None`: any piece.
     pub flag_piece: [Option<usize>; 2],
     pub flag_region: [Region; 2],
@@ -336,6 +347,7 @@ impl Def {
             variant_template: "fairy".into(),
             promotion_region: [rank_region(7), rank_region(0)],
             promotion_types: [KindSet::default(), KindSet::default()],
+            promotion_by_default: true,
             promotion_limit: Vec::new(),
             mandatory_pawn_promotion: true,
             double_step: true,
@@ -349,6 +361,7 @@ impl Def {
             castling_rook_kingside_file: FILES - 1,
             castling_rook_queenside_file: 0,
             castling_rooks: [KindSet::default(), KindSet::default()],
+            castling_rooks_by_default: true,
             castling_king: ["king".into(), "king".into()],
             immobility_illegal: false,
             stalemate: Score::Draw,
@@ -358,6 +371,7 @@ impl Def {
             extinction_types: KindSet::default(),
             extinction_count: 0,
             extinction_opponent_count: 0,
+            pseudo_royal: false,
             flag_piece: [None, None],
             flag_region: [0, 0],
             flag_move: false,
@@ -396,12 +410,29 @@ impl Def {
             d.add(n, named_order(n), l, b);
         }
         d.add("king", KING_ORDER, 'K', "K");
-        let (q, r, b, n) = (4, 3, 2, 1);
-        for c in 0..2 {
-            d.promotion_types[c].kinds = vec![q, r, b, n];
-            d.castling_rooks[c].kinds = vec![r];
-        }
+        d.by_default();
         d
+    }
+
+    /// Sets the promotions and castling rooks no key has set to
+    /// Fairy-Stockfish's defaults, which name piece types: its queen,
+    /// rook, bishop and knight, and its rook, those the variant has.
+    pub fn by_default(&mut self) {
+        let of = |names: &[&str]| KindSet {
+            all: false,
+            kinds: names
+                .iter()
+                .filter_map(|n| self.kinds.iter().position(|k| k.name == *n))
+                .collect(),
+        };
+        if self.promotion_by_default {
+            let set = of(&["queen", "rook", "bishop", "knight"]);
+            self.promotion_types = [set.clone(), set];
+        }
+        if self.castling_rooks_by_default {
+            let set = of(&["rook"]);
+            self.castling_rooks = [set.clone(), set];
+        }
     }
 
     /// Adds or replaces the piece of Fairy-Stockfish type `name`. As in
@@ -573,6 +604,8 @@ impl Def {
                 n_fold_rule: game.n_fold_rule,
                 n_fold_value: game.n_fold_value,
                 n_fold_value_absolute: game.n_fold_value_absolute,
+                promotion_by_default: game.promotion_by_default,
+                castling_rooks_by_default: game.castling_rooks_by_default,
                 source: game.source.clone(),
                 ..self.clone()
             };

@@ -201,9 +201,80 @@ fn king_faces(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
     true
 }
 
+/// Whether the side to move's royal king, or one of its pseudo-royal
+/// pieces, is attacked (Fairy-Stockfish's `checked`).
 pub fn in_check(def: &Def, pos: &Pos) -> bool {
+    let them = 1 - pos.us();
+    king_in_check(def, pos)
+        || pseudo_royals(def, pos, pos.us())
+            .into_iter()
+            .any(|s| attacked(def, pos, s, them))
+}
+
+fn king_in_check(def: &Def, pos: &Pos) -> bool {
     pos.king_square(def, pos.us())
         .is_some_and(|k| attacked(def, pos, k, 1 - pos.us()))
+}
+
+/// The squares of `side`'s pseudo-royal pieces (`extinctionPseudoRoyal`):
+/// every piece of an extinction kind of which the side has at most
+/// `extinctionPieceCount + 1`, as Fairy-Stockfish finds them.
+fn pseudo_royals(def: &Def, pos: &Pos, side: u8) -> Vec<u8> {
+    if !def.pseudo_royal {
+        return Vec::new();
+    }
+    let few = |k: usize| pos.count(def, side, Some(k)) <= def.extinction_count + 1;
+    let kinds: Vec<usize> = (0..def.kinds.len())
+        .filter(|&k| def.extinction_types.contains(k) && few(k))
+        .collect();
+    pos.squares_of(side)
+        .filter(|&s| {
+            pos.man(def, s)
+                .is_some_and(|m| kinds.contains(&(m.kind as usize)))
+        })
+        .collect()
+}
+
+/// Whether `mv` leaves every pseudo-royal piece of the side to move
+/// unattacked, as Fairy-Stockfish's `legal` decides: the one moved is
+/// followed, a dropped piece of an extinction kind joins them, and a
+/// promotion to such a kind makes the new piece pseudo-royal (or, past
+/// the count, ends the pseudo-royalty of that kind). A move that takes a
+/// pseudo-royal piece en passant is legal whatever it leaves.
+fn pseudo_royals_safe(def: &Def, pos: &Pos, after: &Pos, mine: &[u8], mv: &CellMove) -> bool {
+    let us = pos.us();
+    let (from, to) = (
+        pos.number_at(mv.from as usize),
+        pos.number_at(mv.to as usize),
+    );
+    if let CellKind::EnPassant { captured } = mv.kind {
+        let taken = pos.number_at(captured as usize);
+        if pseudo_royals(def, pos, 1 - us).contains(&taken) {
+            return true;
+        }
+    }
+    let mut royals: Vec<u8> = mine
+        .iter()
+        .map(|&s| if s == from { to } else { s })
+        .collect();
+    let extinct = |r: Role| {
+        def.kind_of_role(r)
+            .filter(|&k| def.extinction_types.contains(k))
+    };
+    if mv.kind == CellKind::Drop && extinct(mv.role).is_some() {
+        royals.push(to);
+    }
+    if let Some(k) = mv.promotion.and_then(extinct) {
+        if pos.count(def, us, Some(k)) > def.extinction_count {
+            royals.retain(|&s| {
+                !pos.man(def, s)
+                    .is_some_and(|m| m.color == us && m.kind as usize == k)
+            });
+        } else {
+            royals.push(to);
+        }
+    }
+    royals.iter().all(|&s| !attacked(def, after, s, 1 - us))
 }
 
 /// The move of the piece on the engine's square `from` to `to`, as the
@@ -433,7 +504,7 @@ fn castling_moves(def: &Def, pos: &Pos, out: &mut Vec<CellMove>) {
         if blocked {
             continue;
         }
-        if *checked.get_or_insert_with(|| in_check(def, pos)) {
+        if *checked.get_or_insert_with(|| king_in_check(def, pos)) {
             return;
         }
         // As in Fairy-Stockfish, only a royal king may not castle
@@ -704,6 +775,15 @@ fn legal_ignoring_end(def: &Def, pos: &Pos, shared: bool) -> Vec<CellMove> {
         }),
         None => all.retain(|mv| safe(mv, us)),
     }
+    if def.pseudo_royal {
+        let mine = pseudo_royals(def, pos, us);
+        let mut after = pos.clone();
+        all.retain(|mv| {
+            after.clone_from(pos);
+            play_onto(def, pos, mv, &mut after);
+            pseudo_royals_safe(def, pos, &after, &mine, mv)
+        });
+    }
     if !def.checking {
         // `checking = false`: a move that gives check is illegal.
         all.retain(|mv| safe(mv, 1 - us));
@@ -758,11 +838,12 @@ fn flag_reached(def: &Def, pos: &Pos, c: u8) -> bool {
     n > 0 && n >= def.flag_piece_count
 }
 
-/// The ends Fairy-Stockfish checks before listing moves: extinction, then
-/// a flag reached.
+/// The ends Fairy-Stockfish checks before listing moves: extinction
+/// (not where the extinction kinds are pseudo-royal, as no move may let
+/// one be taken), then a flag reached.
 pub fn immediate_end(def: &Def, pos: &Pos) -> Option<End> {
     let stm = pos.us();
-    if def.extinction != Score::None {
+    if def.extinction != Score::None && !def.pseudo_royal {
         for c in [1 - stm, stm] {
             let kinds: Vec<Option<usize>> = if def.extinction_types.all {
                 vec![None]

@@ -130,11 +130,6 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
         "the Shatar mate rule is not supported",
     ),
     ("bikjangRule", "false", "the bikjang rule is not supported"),
-    (
-        "extinctionPseudoRoyal",
-        "false",
-        "pseudo-royal pieces are not supported",
-    ),
     ("dupleCheck", "false", "duple check is not supported"),
     (
         "flagPieceBlockedWin",
@@ -267,6 +262,7 @@ pub const PLAYED: &[&str] = &[
     "extinctionPieceTypes",
     "extinctionPieceCount",
     "extinctionOpponentPieceCount",
+    "extinctionPseudoRoyal",
     "flagPiece",
     "flagPieceWhite",
     "flagPieceBlack",
@@ -571,6 +567,7 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
     if let Some(e) = rd.get("castlingRookPiece") {
         let s = kinds(def, e)?;
         def.castling_rooks = [s.clone(), s];
+        def.castling_rooks_by_default = false;
     }
     for key in PAWN_ONLY {
         if let Some(e) = rd.get(key) {
@@ -594,9 +591,13 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
             def.promotion_region[c] = region(e)?;
         }
     }
+    // Fairy-Stockfish's defaults name piece types, so they follow the
+    // pieces this section adds or removes, until a key sets them.
+    def.by_default();
     if let Some(e) = rd.get("promotionPieceTypes") {
         let s = kinds(def, e)?;
         def.promotion_types = [s.clone(), s];
+        def.promotion_by_default = false;
     }
     for (key, c) in [
         ("promotionPieceTypesWhite", 0),
@@ -604,6 +605,7 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
     ] {
         if let Some(e) = rd.get(key) {
             def.promotion_types[c] = kinds(def, e)?;
+            def.promotion_by_default = false;
         }
     }
     if let Some(e) = rd.get("promotionLimit") {
@@ -691,6 +693,7 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
     if let Some(e) = rd.get("castlingRookPieces") {
         let s = kinds(def, e)?;
         def.castling_rooks = [s.clone(), s];
+        def.castling_rooks_by_default = false;
     }
     for (key, c) in [
         ("castlingRookPiecesWhite", 0),
@@ -698,6 +701,7 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
     ] {
         if let Some(e) = rd.get(key) {
             def.castling_rooks[c] = kinds(def, e)?;
+            def.castling_rooks_by_default = false;
         }
     }
     if let Some(e) = rd.get("mustCapture") {
@@ -732,6 +736,9 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
     }
     if let Some(e) = rd.get("extinctionClaim") {
         def.extinction_claim = boolean(e)?;
+    }
+    if let Some(e) = rd.get("extinctionPseudoRoyal") {
+        def.pseudo_royal = boolean(e)?;
     }
     if let Some(e) = rd.get("extinctionPieceTypes") {
         def.extinction_types = kinds(def, e)?;

@@ -283,6 +283,30 @@ fn check(def: &mut Def) -> Result<(), (Option<&'static str>, String, usize)> {
             0,
         ));
     }
+    if def.pseudo_royal && def.blast_on_capture {
+        return Err((
+            Some("extinctionPseudoRoyal"),
+            "pseudo-royal pieces with explosions are not supported".into(),
+            0,
+        ));
+    }
+    // A pseudo-royal piece that castles would need Fairy-Stockfish's own
+    // test of the squares it passes.
+    let castler = |c: usize| {
+        def.kinds
+            .iter()
+            .position(|k| k.name == def.castling_king[c])
+    };
+    if def.pseudo_royal
+        && def.castling
+        && (0..2).any(|c| castler(c).is_some_and(|k| def.extinction_types.contains(k)))
+    {
+        return Err((
+            Some("extinctionPseudoRoyal"),
+            "a pseudo-royal piece that castles is not supported (set castling = false)".into(),
+            0,
+        ));
+    }
     if def.blast_on_capture && def.captures_to_hand {
         return Err((
             Some("blastOnCapture"),

@@ -1,5 +1,6 @@
 use super::*;
 use crate::movegen::CellMove;
+use def::KindSet;
 
 fn one(text: &str, name: &str) -> Def {
     let loaded = load(text, "test.ini");
@@ -51,6 +52,53 @@ fn betza_letters_outside_the_supported_forms_are_refused() {
     let r = &loaded.refused[0];
     assert_eq!((r.line, r.col), (2, 21));
     assert!(r.why.contains("`i`"), "{}", r.why);
+}
+
+#[test]
+fn pseudo_royal_pieces_that_castle_or_explode_are_refused() {
+    // A commoner king that castles, pseudo-royal: Fairy-Stockfish tests
+    // the squares it passes by rules not played here.
+    let castles = "[a:chess]\nking = -\ncommoner = k\ncastlingKingPiece = k\n\
+                   extinctionValue = loss\nextinctionPieceTypes = k\nextinctionPseudoRoyal = true\n";
+    let r = &load(castles, "v.ini").refused[0];
+    assert_eq!(
+        (r.line, r.key.as_str()),
+        (7, "extinctionPseudoRoyal"),
+        "{r:?}"
+    );
+    assert!(r.why.contains("castles"), "{}", r.why);
+    let blasts = "[b:nocheckatomic]\nextinctionPseudoRoyal = true\n";
+    let r = &load(blasts, "v.ini").refused[0];
+    assert_eq!(
+        (r.line, r.key.as_str()),
+        (2, "extinctionPseudoRoyal"),
+        "{r:?}"
+    );
+    assert!(r.why.contains("explosions"), "{}", r.why);
+}
+
+#[test]
+fn a_section_without_a_parent_promotes_and_castles_by_default() {
+    // Fairy-Stockfish's defaults name piece types: the queen, rook,
+    // bishop and knight for promotions, the rook for castling, those the
+    // section has, whatever order it defines them in.
+    let text = "[p]\nking = k\nknight = n\nrook = r\npawn = p\nstartFen = 4k3/P7/8/8/8/8/8/R3K3 w Q - 0 1\n";
+    let def = one(text, "p");
+    let names = |s: &KindSet| -> Vec<&str> {
+        s.kinds
+            .iter()
+            .map(|&k| def.kinds[k].name.as_str())
+            .collect()
+    };
+    assert_eq!(names(&def.promotion_types[0]), ["rook", "knight"]);
+    assert_eq!(names(&def.castling_rooks[1]), ["rook"]);
+    let moves: Vec<String> = gen::legal_moves(&def, &def.start())
+        .iter()
+        .map(|m| def.start().uci(&def, m))
+        .collect();
+    for m in ["a7a8r", "a7a8n", "e1c1"] {
+        assert!(moves.iter().any(|x| x == m), "{m} not in {moves:?}");
+    }
 }
 
 /// Calls `visit` with each position of `games` random games of at most
