@@ -17,6 +17,9 @@ use postal::Position;
 const ATOMIC: &str = "\
 [boom:nocheckatomic]
 
+# Atomic chess: the kings pseudo-royal (issue 42).
+[atomic2:atomic]
+
 # The kings side by side, a black pawn beside them.
 [duel:nocheckatomic]
 startFen = 8/8/8/3kp3/4K3/8/8/8 w - - 0 1
@@ -41,6 +44,23 @@ fn after(moves: &[&str]) -> Position {
 fn perft_of_nocheckatomic() {
     assert_eq!(postal::perft::perft(&start(), 4), 197_779);
     assert_eq!(postal::perft::perft(&start(), 5), 4_895_665);
+}
+
+/// Fairy-Stockfish's `atomic`, `nocheckatomic` with pseudo-royal kings:
+/// a king may not be left attacked nor blown up, a king touching the
+/// enemy king cannot be attacked, and it may not castle through an
+/// attacked square. The native engine (`UCI_Variant atomic`) counts
+/// 197,326 at perft 4 from the start (4,864,979 at 5, which postal's
+/// release build matches) and 88,298 at perft 3 from Kiwipete.
+#[test]
+fn perft_of_atomic() {
+    assert_eq!(postal::perft::perft(&start_of("atomic2"), 4), 197_326);
+    let kiwipete = Position::from_text(
+        defined_variant(ATOMIC, "atomic.ini", "atomic2"),
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    )
+    .unwrap();
+    assert_eq!(postal::perft::perft(&kiwipete, 3), 88_298);
 }
 
 /// Nxf7 blows up the king on e8, the bishop on f8 and the knight on g8

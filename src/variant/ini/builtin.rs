@@ -271,6 +271,9 @@ extinctionValue = loss
 extinctionPieceTypes = k
 blastOnCapture = true
 
+[atomic:nocheckatomic]
+extinctionPseudoRoyal = true
+
 [threekings:chess]
 commoner = k
 castlingKingPiece = k

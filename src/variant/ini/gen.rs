@@ -205,10 +205,11 @@ fn king_faces(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
 /// pieces, is attacked (Fairy-Stockfish's `checked`).
 pub fn in_check(def: &Def, pos: &Pos) -> bool {
     let them = 1 - pos.us();
+    let theirs = pseudo_royals(def, pos, them);
     king_in_check(def, pos)
         || pseudo_royals(def, pos, pos.us())
             .into_iter()
-            .any(|s| attacked(def, pos, s, them))
+            .any(|s| royal_attacked(def, pos, s, &theirs, them))
 }
 
 fn king_in_check(def: &Def, pos: &Pos) -> bool {
@@ -235,22 +236,60 @@ fn pseudo_royals(def: &Def, pos: &Pos, side: u8) -> Vec<u8> {
         .collect()
 }
 
+/// Whether two squares touch (a king's step apart).
+fn touching(pos: &Pos, a: u8, b: u8) -> bool {
+    let ((af, ar), (bf, br)) = (pos.file_rank(a), pos.file_rank(b));
+    a != b && (af - bf).abs() <= 1 && (ar - br).abs() <= 1
+}
+
+/// Whether the pseudo-royal piece of the side to move on `sq` of `pos`
+/// is attacked by the other side, whose pseudo-royal pieces are on
+/// `theirs`: with explosions, one that touches one of those cannot be,
+/// as taking it would blow up the taker's own (Fairy-Stockfish's
+/// `checked_pseudo_royals`).
+fn royal_attacked(def: &Def, pos: &Pos, sq: u8, theirs: &[u8], them: u8) -> bool {
+    let immune = def.blast_on_capture && theirs.iter().any(|&t| touching(pos, sq, t));
+    !immune && attacked(def, pos, sq, them)
+}
+
 /// Whether `mv` leaves every pseudo-royal piece of the side to move
-/// unattacked, as Fairy-Stockfish's `legal` decides: the one moved is
-/// followed, a dropped piece of an extinction kind joins them, and a
-/// promotion to such a kind makes the new piece pseudo-royal (or, past
-/// the count, ends the pseudo-royalty of that kind). A move that takes a
-/// pseudo-royal piece en passant is legal whatever it leaves.
+/// standing and unattacked, as Fairy-Stockfish's `legal` decides: the one
+/// moved is followed, a dropped piece of an extinction kind joins them,
+/// and a promotion to such a kind makes the new piece pseudo-royal (or,
+/// past the count, ends the pseudo-royalty of that kind). A pseudo-royal
+/// king that castles may not pass an attacked square. With explosions, a
+/// move that blows up one of its own side's is illegal, and one that
+/// blows up (or takes en passant) one of the other side's is legal
+/// whatever it leaves.
 fn pseudo_royals_safe(def: &Def, pos: &Pos, after: &Pos, mine: &[u8], mv: &CellMove) -> bool {
-    let us = pos.us();
+    let (us, them) = (pos.us(), 1 - pos.us());
     let (from, to) = (
         pos.number_at(mv.from as usize),
         pos.number_at(mv.to as usize),
     );
-    if let CellKind::EnPassant { captured } = mv.kind {
-        let taken = pos.number_at(captured as usize);
-        if pseudo_royals(def, pos, 1 - us).contains(&taken) {
-            return true;
+    let theirs = pseudo_royals(def, pos, them);
+    if let CellKind::Castle { .. } = mv.kind {
+        if mine.contains(&from) {
+            // The squares from the king's to its target's, that one
+            // left out (unless it is the king's own), with the king
+            // lifted.
+            let mut lifted = pos.clone();
+            lifted.put(def, from, None);
+            let ((ff, rank), (tf, _)) = (pos.file_rank(from), pos.file_rank(to));
+            let step = (tf - ff).signum();
+            let mut f = ff;
+            loop {
+                let passed = pos
+                    .sq(f, rank)
+                    .is_some_and(|s| royal_attacked(def, &lifted, s, &theirs, them));
+                if passed {
+                    return false;
+                }
+                f += step;
+                if f == tf || step == 0 {
+                    break;
+                }
+            }
         }
     }
     let mut royals: Vec<u8> = mine
@@ -274,7 +313,23 @@ fn pseudo_royals_safe(def: &Def, pos: &Pos, after: &Pos, mine: &[u8], mv: &CellM
             royals.push(to);
         }
     }
-    royals.iter().all(|&s| !attacked(def, after, s, 1 - us))
+    // Blown up: a square that held a piece of that side before the move
+    // (or the mover's target) and holds none of its pieces after.
+    let gone = |s: u8, side: u8| after.man(def, s).is_none_or(|m| m.color != side);
+    if royals.iter().any(|&s| gone(s, us)) {
+        return false;
+    }
+    // (Taken on the target square without an explosion, one still
+    // counts: the taker stands there.)
+    if theirs
+        .iter()
+        .any(|&s| (s != to || def.blast_on_capture) && gone(s, them))
+    {
+        return true;
+    }
+    royals
+        .iter()
+        .all(|&s| !royal_attacked(def, after, s, &theirs, them))
 }
 
 /// The move of the piece on the engine's square `from` to `to`, as the
@@ -840,10 +895,10 @@ fn flag_reached(def: &Def, pos: &Pos, c: u8) -> bool {
 
 /// The ends Fairy-Stockfish checks before listing moves: extinction
 /// (not where the extinction kinds are pseudo-royal, as no move may let
-/// one be taken), then a flag reached.
+/// one be taken, unless an explosion can take one), then a flag reached.
 pub fn immediate_end(def: &Def, pos: &Pos) -> Option<End> {
     let stm = pos.us();
-    if def.extinction != Score::None && !def.pseudo_royal {
+    if def.extinction != Score::None && (!def.pseudo_royal || def.blast_on_capture) {
         for c in [1 - stm, stm] {
             let kinds: Vec<Option<usize>> = if def.extinction_types.all {
                 vec![None]

@@ -283,27 +283,13 @@ fn check(def: &mut Def) -> Result<(), (Option<&'static str>, String, usize)> {
             0,
         ));
     }
-    if def.pseudo_royal && def.blast_on_capture {
+    // Fairy-Stockfish's test of a pseudo-royal piece's safety lets an
+    // explosion take every piece but a pawn, immune or not.
+    let immune = def.blast_immune.all || !def.blast_immune.kinds.is_empty();
+    if def.pseudo_royal && def.blast_on_capture && immune {
         return Err((
             Some("extinctionPseudoRoyal"),
-            "pseudo-royal pieces with explosions are not supported".into(),
-            0,
-        ));
-    }
-    // A pseudo-royal piece that castles would need Fairy-Stockfish's own
-    // test of the squares it passes.
-    let castler = |c: usize| {
-        def.kinds
-            .iter()
-            .position(|k| k.name == def.castling_king[c])
-    };
-    if def.pseudo_royal
-        && def.castling
-        && (0..2).any(|c| castler(c).is_some_and(|k| def.extinction_types.contains(k)))
-    {
-        return Err((
-            Some("extinctionPseudoRoyal"),
-            "a pseudo-royal piece that castles is not supported (set castling = false)".into(),
+            "pseudo-royal pieces with blast-immune pieces are not supported".into(),
             0,
         ));
     }

@@ -55,26 +55,21 @@ fn betza_letters_outside_the_supported_forms_are_refused() {
 }
 
 #[test]
-fn pseudo_royal_pieces_that_castle_or_explode_are_refused() {
-    // A commoner king that castles, pseudo-royal: Fairy-Stockfish tests
-    // the squares it passes by rules not played here.
-    let castles = "[a:chess]\nking = -\ncommoner = k\ncastlingKingPiece = k\n\
-                   extinctionValue = loss\nextinctionPieceTypes = k\nextinctionPseudoRoyal = true\n";
-    let r = &load(castles, "v.ini").refused[0];
-    assert_eq!(
-        (r.line, r.key.as_str()),
-        (7, "extinctionPseudoRoyal"),
-        "{r:?}"
+fn pseudo_royal_pieces_with_blast_immune_pieces_are_refused() {
+    // Fairy-Stockfish's safety test of a pseudo-royal piece lets an
+    // explosion take immune pieces too, unlike its explosions.
+    let immune = "[b:atomic]\nblastImmuneTypes = n\n";
+    let r = &load(immune, "v.ini").refused[0];
+    // (At the header: the parent `atomic` sets the key.)
+    assert_eq!((r.line, r.key.as_str()), (1, "[b]"), "{r:?}");
+    assert!(
+        r.why
+            .contains("extinctionPseudoRoyal: pseudo-royal pieces with blast-immune"),
+        "{}",
+        r.why
     );
-    assert!(r.why.contains("castles"), "{}", r.why);
-    let blasts = "[b:nocheckatomic]\nextinctionPseudoRoyal = true\n";
-    let r = &load(blasts, "v.ini").refused[0];
-    assert_eq!(
-        (r.line, r.key.as_str()),
-        (2, "extinctionPseudoRoyal"),
-        "{r:?}"
-    );
-    assert!(r.why.contains("explosions"), "{}", r.why);
+    // Castling pseudo-royal kings and explosions are played.
+    assert!(load("[c:atomic]\n", "v.ini").refused.is_empty());
 }
 
 #[test]
