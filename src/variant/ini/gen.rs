@@ -893,6 +893,17 @@ fn flag_reached(def: &Def, pos: &Pos, c: u8) -> bool {
     n > 0 && n >= def.flag_piece_count
 }
 
+/// The pieces of `color` of kind `kind` (`None`: all) on the board and
+/// in hand, as Fairy-Stockfish counts them for extinction.
+fn with_hand(def: &Def, pos: &Pos, color: u8, kind: Option<usize>) -> i32 {
+    let hand = &pos.state().hands[color as usize];
+    let held: u32 = match kind {
+        Some(k) => hand.get(k).copied().map_or(0, u32::from),
+        None => hand.iter().map(|&n| u32::from(n)).sum(),
+    };
+    pos.count(def, color, kind) + held as i32
+}
+
 /// The ends Fairy-Stockfish checks before listing moves: extinction
 /// (not where the extinction kinds are pseudo-royal, as no move may let
 /// one be taken, unless an explosion can take one), then a flag reached.
@@ -911,8 +922,8 @@ pub fn immediate_end(def: &Def, pos: &Pos) -> Option<End> {
             };
             for k in kinds {
                 let claim = i32::from(def.extinction_claim && c == stm);
-                if pos.count(def, c, k) <= def.extinction_count
-                    && pos.count(def, 1 - c, k) >= def.extinction_opponent_count + claim
+                if with_hand(def, pos, c, k) <= def.extinction_count
+                    && with_hand(def, pos, 1 - c, k) >= def.extinction_opponent_count + claim
                 {
                     let v = score_white(def.extinction, c).unwrap_or(0);
                     return Some(End {

@@ -96,6 +96,20 @@ fn a_section_without_a_parent_promotes_and_castles_by_default() {
     }
 }
 
+#[test]
+fn pieces_in_hand_count_against_extinction() {
+    // Antichess with drops: White, with nothing on the board but a queen
+    // in hand, has not lost every piece (Fairy-Stockfish's
+    // count_with_hand); it drops the queen.
+    let def = one(
+        "[h:giveaway]\npieceDrops = true\ncapturesToHand = true\ncastling = false\n",
+        "h",
+    );
+    let pos = Pos::from_fen(&def, "8/8/p7/6n1/8/8/8/8[Qn] w - - 0 71").unwrap();
+    assert_eq!(gen::immediate_end(&def, &pos), None);
+    assert_eq!(gen::legal_moves(&def, &pos).len(), 62);
+}
+
 /// Calls `visit` with each position of `games` random games of at most
 /// `plies` plies of every definition of the agreement file that `pick`
 /// selects; returns how many it picked.
