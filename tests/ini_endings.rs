@@ -109,7 +109,7 @@ fn endings_agree(path: &Path, defs: &[Def], seed: usize) -> (usize, Vec<String>)
                 "seed": seed + i,
                 "plies": PLIES,
                 "style": style(i, d),
-                "immediate": d.extinction != Score::None || d.flag_region != [0, 0],
+                "immediate": d.extinction != Score::None || d.flag_region != [0, 0] || d.connect_n > 0,
             })
         })
         .collect();

@@ -309,6 +309,7 @@ fn rule_of(why: &str) -> &'static str {
         "stalemate" => "stalemateValue",
         "extinction" => "extinctionValue",
         "flag" => "flagPiece",
+        "connection" => "connectN",
         _ => "nMoveRule",
     }
 }

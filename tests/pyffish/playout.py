@@ -4,7 +4,7 @@ Usage: playout.py INI JOBS
 
 INI is a variants.ini file; JOBS a JSON list of {"variant", "seed",
 "plies", "style", "immediate"} ("immediate": false where the variant has
-no extinction or flag rule, which spares a call a ply). For each job it plays one game from the variant's
+no extinction, flag or connect rule, which spares a call a ply). For each job it plays one game from the variant's
 start, seeded, until pyffish says it has ended or PLIES are played, and
 prints, as one JSON list: the start FEN, the moves (UCI), and how it ended:
 "immediate" (`is_immediate_game_end`: extinction, flag and the like),

@@ -159,6 +159,15 @@ pub struct Def {
     pub flag_region: [Region; 2],
     pub flag_move: bool,
     pub flag_piece_count: i32,
+    /// A side whose move leaves `connect_n` of its `connect_types`
+    /// pieces in a line (`connectN`; 0: no such rule) scores
+    /// `connect_value`.
+    pub connect_n: u32,
+    pub connect_types: KindSet,
+    /// The lines counted: along a rank, a file, a diagonal
+    /// (`connectHorizontal`, `connectVertical`, `connectDiagonal`).
+    pub connect_lines: [bool; 3],
+    pub connect_value: Score,
     pub n_move_rule: u32,
     pub n_fold_rule: u32,
     pub n_fold_value: Score,
@@ -376,6 +385,13 @@ impl Def {
             flag_region: [0, 0],
             flag_move: false,
             flag_piece_count: 1,
+            connect_n: 0,
+            connect_types: KindSet {
+                all: true,
+                kinds: Vec::new(),
+            },
+            connect_lines: [true; 3],
+            connect_value: Score::Win,
             n_move_rule: 50,
             n_fold_rule: 3,
             n_fold_value: Score::Draw,
@@ -488,6 +504,7 @@ impl Def {
             fix(&mut self.castling_rooks[c]);
         }
         fix(&mut self.extinction_types);
+        fix(&mut self.connect_types);
         fix(&mut self.blast_immune);
         self.promotion_limit.retain(|&(k, _)| k != i);
         for (k, _) in &mut self.promotion_limit {

@@ -904,9 +904,40 @@ fn with_hand(def: &Def, pos: &Pos, color: u8, kind: Option<usize>) -> i32 {
     pos.count(def, color, kind) + held as i32
 }
 
+/// Whether `side` has `connectN` of its connecting pieces in a line
+/// along a rank, a file or a diagonal, as the variant counts them.
+fn connected(def: &Def, pos: &Pos, side: u8) -> bool {
+    let n = def.connect_n as i8;
+    if n == 0 {
+        return false;
+    }
+    let mine = |f: i8, r: i8| {
+        pos.sq(f, r)
+            .and_then(|s| pos.man(def, s))
+            .is_some_and(|m| m.color == side && def.connect_types.contains(m.kind as usize))
+    };
+    let mut steps: Vec<(i8, i8)> = Vec::with_capacity(4);
+    for (on, line) in
+        def.connect_lines
+            .iter()
+            .zip([&[(1, 0)][..], &[(0, 1)][..], &[(1, 1), (1, -1)][..]])
+    {
+        if *on {
+            steps.extend_from_slice(line);
+        }
+    }
+    pos.squares_of(side).any(|s| {
+        let (f, r) = pos.file_rank(s);
+        steps
+            .iter()
+            .any(|&(df, dr)| (0..n).all(|i| mine(f + i * df, r + i * dr)))
+    })
+}
+
 /// The ends Fairy-Stockfish checks before listing moves: extinction
 /// (not where the extinction kinds are pseudo-royal, as no move may let
-/// one be taken, unless an explosion can take one), then a flag reached.
+/// one be taken, unless an explosion can take one), a flag reached, then
+/// a line of `connectN` made by the last move's side.
 pub fn immediate_end(def: &Def, pos: &Pos) -> Option<End> {
     let stm = pos.us();
     if def.extinction != Score::None && (!def.pseudo_royal || def.blast_on_capture) {
@@ -966,6 +997,15 @@ pub fn immediate_end(def: &Def, pos: &Pos) -> Option<End> {
             return Some(End {
                 white: if stm == 0 { -1 } else { 1 },
                 why: "flag",
+            });
+        }
+    }
+    if connected(def, pos, 1 - stm) {
+        // The side that made the line scores `connectValue`.
+        if let Some(v) = score_white(def.connect_value, 1 - stm) {
+            return Some(End {
+                white: v,
+                why: "connection",
             });
         }
     }

@@ -142,7 +142,6 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
         "safe-flag rules are not supported",
     ),
     ("checkCounting", "false", "check counting is not supported"),
-    ("connectN", "0", "connection games are not supported"),
     (
         "materialCounting",
         "none",
@@ -183,17 +182,30 @@ const REFUSED: &[(&str, &str)] = &[
     ("wallingRegion", "walls are not supported"),
     ("wallingRegionWhite", "walls are not supported"),
     ("wallingRegionBlack", "walls are not supported"),
-    ("connectPieceTypes", "connection games are not supported"),
-    ("connectHorizontal", "connection games are not supported"),
-    ("connectVertical", "connection games are not supported"),
-    ("connectDiagonal", "connection games are not supported"),
-    ("connectRegion1White", "connection games are not supported"),
-    ("connectRegion2White", "connection games are not supported"),
-    ("connectRegion1Black", "connection games are not supported"),
-    ("connectRegion2Black", "connection games are not supported"),
-    ("connectNxN", "connection games are not supported"),
-    ("collinearN", "connection games are not supported"),
-    ("connectValue", "connection games are not supported"),
+    (
+        "connectRegion1White",
+        "connecting two regions is not supported",
+    ),
+    (
+        "connectRegion2White",
+        "connecting two regions is not supported",
+    ),
+    (
+        "connectRegion1Black",
+        "connecting two regions is not supported",
+    ),
+    (
+        "connectRegion2Black",
+        "connecting two regions is not supported",
+    ),
+    (
+        "connectNxN",
+        "connecting a square of pieces is not supported",
+    ),
+    (
+        "collinearN",
+        "pieces in a line with gaps (collinearN) are not supported",
+    ),
 ];
 
 pub fn refused_keys() -> impl Iterator<Item = (&'static str, &'static str)> {
@@ -273,6 +285,12 @@ pub const PLAYED: &[&str] = &[
     "blackFlag",
     "flagPieceCount",
     "flagMove",
+    "connectN",
+    "connectPieceTypes",
+    "connectHorizontal",
+    "connectVertical",
+    "connectDiagonal",
+    "connectValue",
     "nMoveRule",
     "nFoldRule",
     "nFoldValue",
@@ -772,6 +790,24 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
     }
     if let Some(e) = rd.get("flagMove") {
         def.flag_move = boolean(e)?;
+    }
+    if let Some(e) = rd.get("connectN") {
+        def.connect_n = u32::try_from(int(e)?).map_err(|_| err(e, "must not be negative"))?;
+    }
+    if let Some(e) = rd.get("connectPieceTypes") {
+        def.connect_types = kinds(def, e)?;
+    }
+    for (key, i) in [
+        ("connectHorizontal", 0),
+        ("connectVertical", 1),
+        ("connectDiagonal", 2),
+    ] {
+        if let Some(e) = rd.get(key) {
+            def.connect_lines[i] = boolean(e)?;
+        }
+    }
+    if let Some(e) = rd.get("connectValue") {
+        def.connect_value = score(e)?;
     }
     for (key, field) in [
         ("pieceDrops", &mut def.piece_drops),
