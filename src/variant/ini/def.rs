@@ -203,6 +203,10 @@ pub struct Def {
     pub drop_no_doubled_count: i32,
     /// A drop may give check (`dropChecks`).
     pub drop_checks: bool,
+    /// While a side holds pieces in hand (of `must_drop_type`; `None`:
+    /// any), it must drop one if it can (`mustDrop`, `mustDropType`).
+    pub must_drop: bool,
+    pub must_drop_type: Option<usize>,
     /// A capture explodes (`blastOnCapture`): the taker and every piece
     /// but a pawn on the squares around the target go too.
     pub blast_on_capture: bool,
@@ -408,6 +412,8 @@ impl Def {
             drop_no_doubled: None,
             drop_no_doubled_count: 1,
             drop_checks: true,
+            must_drop: false,
+            must_drop_type: None,
             blast_on_capture: false,
             blast_immune: KindSet::default(),
             source: Source::default(),

@@ -865,6 +865,25 @@ fn legal_ignoring_end(def: &Def, pos: &Pos, shared: bool) -> Vec<CellMove> {
     if def.must_capture && all.iter().any(|m| is_capture(pos, m)) {
         all.retain(|m| is_capture(pos, m));
     }
+    if def.must_drop {
+        // `mustDrop`: while the side holds a piece of the type, only
+        // drops of that type, if it has any legal one.
+        let hand = &pos.state().hands[us as usize];
+        let held = match def.must_drop_type {
+            Some(k) => hand.get(k).is_some_and(|&n| n > 0),
+            None => hand.iter().any(|&n| n > 0),
+        };
+        if held {
+            let wanted = |m: &CellMove| {
+                def.must_drop_type
+                    .is_none_or(|k| def.kind_of_role(m.role) == Some(k))
+            };
+            all.retain(|m| m.kind != CellKind::Drop || wanted(m));
+            if all.iter().any(|m| m.kind == CellKind::Drop) {
+                all.retain(|m| m.kind == CellKind::Drop);
+            }
+        }
+    }
     all
 }
 

@@ -59,7 +59,6 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
         "false",
         "opposite castling is not supported",
     ),
-    ("mustDrop", "false", "mandatory drops are not supported"),
     (
         "dropOnTop",
         "false",
@@ -172,7 +171,6 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
 /// value, with why (so the message says more than that the key is
 /// unknown).
 const REFUSED: &[(&str, &str)] = &[
-    ("mustDropType", "mandatory drops are not supported"),
     (
         "enclosingDropStart",
         "enclosing drops (Reversi, Ataxx) are not supported",
@@ -311,6 +309,8 @@ pub const PLAYED: &[&str] = &[
     "dropNoDoubled",
     "dropNoDoubledCount",
     "dropChecks",
+    "mustDrop",
+    "mustDropType",
     "pocketSize",
     "blastOnCapture",
     "blastImmuneTypes",
@@ -844,6 +844,12 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
     }
     if let Some(e) = rd.get("dropChecks") {
         def.drop_checks = boolean(e)?;
+    }
+    if let Some(e) = rd.get("mustDrop") {
+        def.must_drop = boolean(e)?;
+    }
+    if let Some(e) = rd.get("mustDropType") {
+        def.must_drop_type = one_kind(def, e)?;
     }
     if let Some(e) = rd.get("blastImmuneTypes") {
         def.blast_immune = kinds(def, e)?;
