@@ -159,6 +159,12 @@ pub struct Def {
     pub flag_region: [Region; 2],
     pub flag_move: bool,
     pub flag_piece_count: i32,
+    /// With fewer flag pieces than the count in the region, it is reached
+    /// when it is full (`flagPieceBlockedWin`).
+    pub flag_blocked_win: bool,
+    /// Flag pieces count only when safe: with just the count in the
+    /// region, none of them attacked (`flagPieceSafe`).
+    pub flag_piece_safe: bool,
     /// A side whose move leaves `connect_n` of its `connect_types`
     /// pieces in a line (`connectN`; 0: no such rule) scores
     /// `connect_value`.
@@ -389,6 +395,8 @@ impl Def {
             flag_region: [0, 0],
             flag_move: false,
             flag_piece_count: 1,
+            flag_blocked_win: false,
+            flag_piece_safe: false,
             connect_n: 0,
             connect_types: KindSet {
                 all: true,

@@ -897,19 +897,35 @@ fn score_white(score: Score, side: u8) -> Option<i8> {
     Some(if side == 0 { v } else { -v })
 }
 
+/// Whether `c` has reached its flag region, as Fairy-Stockfish's
+/// `flag_reached`: a flag piece there and the count of them, or the
+/// region full (`flagPieceBlockedWin`); with `flagPieceSafe` (unless
+/// `c` is to move with `flagMove`), just the count there, all of them
+/// unattacked.
 fn flag_reached(def: &Def, pos: &Pos, c: u8) -> bool {
     let region = def.flag_region[c as usize];
     if region == 0 {
         return false;
     }
     let kind = def.flag_piece[c as usize];
-    let n = (0..pos.square_count())
+    let inside: Vec<u8> = (0..pos.square_count())
         .filter(|&s| {
             matches!(pos.man(def, s), Some(m) if m.color == c && kind.is_none_or(|k| k == m.kind as usize))
                 && pos.region_has(region, s)
         })
-        .count() as i32;
-    n > 0 && n >= def.flag_piece_count
+        .collect();
+    let n = inside.len() as i32;
+    let full =
+        || (0..pos.square_count()).all(|s| !pos.region_has(region, s) || !pos.is_empty_at(s));
+    let reached = n > 0 && (n >= def.flag_piece_count || (def.flag_blocked_win && full()));
+    if reached
+        && def.flag_piece_safe
+        && (!def.flag_move || c != pos.us())
+        && n == def.flag_piece_count
+    {
+        return inside.iter().all(|&s| !attacked(def, pos, s, 1 - c));
+    }
+    reached
 }
 
 /// The pieces of `color` of kind `kind` (`None`: all) on the board and
@@ -987,8 +1003,10 @@ pub fn immediate_end(def: &Def, pos: &Pos) -> Option<End> {
     let king = def.king();
     let flag_king =
         |c: u8| def.flag_piece[c as usize].is_some() && def.flag_piece[c as usize] == king;
-    if def.flag_move && flag_reached(def, pos, stm) {
-        let draw = stm == 0 && flag_king(1 - stm) && flag_reached(def, pos, 1 - stm);
+    let safe = def.flag_piece_safe;
+    if (def.flag_move || safe) && flag_reached(def, pos, stm) {
+        let draw = ((def.flag_move && stm == 0 && flag_king(1 - stm)) || (safe && !def.flag_move))
+            && flag_reached(def, pos, 1 - stm);
         return Some(End {
             white: if draw {
                 0
@@ -1000,7 +1018,7 @@ pub fn immediate_end(def: &Def, pos: &Pos) -> Option<End> {
             why: "flag",
         });
     }
-    if (!def.flag_move || flag_king(stm)) && flag_reached(def, pos, 1 - stm) {
+    if (!def.flag_move || safe || flag_king(stm)) && flag_reached(def, pos, 1 - stm) {
         let mut over = true;
         if def.flag_move && flag_king(stm) && stm == 1 && !in_check(def, pos) {
             if let Some(k) = pos.king_square(def, stm) {

@@ -130,16 +130,6 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
     ),
     ("bikjangRule", "false", "the bikjang rule is not supported"),
     ("dupleCheck", "false", "duple check is not supported"),
-    (
-        "flagPieceBlockedWin",
-        "false",
-        "blocked flag wins are not supported",
-    ),
-    (
-        "flagPieceSafe",
-        "false",
-        "safe-flag rules are not supported",
-    ),
     ("checkCounting", "false", "check counting is not supported"),
     (
         "materialCounting",
@@ -283,6 +273,8 @@ pub const PLAYED: &[&str] = &[
     "blackFlag",
     "flagPieceCount",
     "flagMove",
+    "flagPieceBlockedWin",
+    "flagPieceSafe",
     "connectN",
     "connectPieceTypes",
     "connectHorizontal",
@@ -790,6 +782,12 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
     }
     if let Some(e) = rd.get("flagMove") {
         def.flag_move = boolean(e)?;
+    }
+    if let Some(e) = rd.get("flagPieceBlockedWin") {
+        def.flag_blocked_win = boolean(e)?;
+    }
+    if let Some(e) = rd.get("flagPieceSafe") {
+        def.flag_piece_safe = boolean(e)?;
     }
     if let Some(e) = rd.get("connectN") {
         def.connect_n = u32::try_from(int(e)?).map_err(|_| err(e, "must not be negative"))?;
