@@ -247,7 +247,7 @@ fn every_definition_plays_the_same_through_the_common_path() {
             let ended = pos.variant.rules().outcome(&pos, false);
             assert_eq!(
                 ended.as_ref().map(|o| o.reason.as_str()),
-                gen::outcome(def, &engine).map(|e| e.why),
+                postal::variant::ini::end::outcome(def, &engine).map(|e| e.why),
                 "{} {}",
                 def.name,
                 pos.to_text()

@@ -212,7 +212,7 @@ pub fn variants_ini(text: &str) {
             let back = Pos::from_fen(def, &fen)
                 .unwrap_or_else(|e| panic!("{}: cannot read its own FEN {fen:?}: {e}", def.name));
             assert_eq!(back.to_fen(def), fen, "{}: FEN not stable", def.name);
-            if gen::outcome(def, &pos).is_some() || ply == INI_PLIES {
+            if ini::end::outcome(def, &pos).is_some() || ply == INI_PLIES {
                 break;
             }
             let moves = gen::legal_moves(def, &pos);

@@ -133,7 +133,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
         ));
     }
     if let Some(d) = defined.filter(|_| args.uci).and_then(|v| v.defined()) {
-        use crate::variant::ini::gen;
+        use crate::variant::ini::{end, gen};
         let def = &d.def;
         let pos = super::ini::position(def, args.position.as_deref(), args.moves.as_deref())?;
         let mut text = String::new();
@@ -141,7 +141,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), CliError> {
             text.push_str(&pos.uci(def, &m));
             if args.verbose {
                 let after = gen::play(def, &pos, &m);
-                if let Some(end) = gen::outcome(def, &after) {
+                if let Some(end) = end::outcome(def, &after) {
                     let result = ["0-1", "1/2-1/2", "1-0"][(end.white + 1) as usize];
                     text.push_str(&format!(" # game over: {result} by {}", end.why));
                 } else if gen::in_check(def, &after) {

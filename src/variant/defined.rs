@@ -118,7 +118,7 @@ pub fn register(def: &Def, file: &str) -> Result<Variant, String> {
 /// `nFoldValue` for the side to move (for White with
 /// `nFoldValueAbsolute`). No claims: a definition's
 /// repetition and its `nMoveRule` (which the position counts,
-/// [`gen::outcome`]) end the game by themselves, and FIDE's
+/// [`super::ini::end::outcome`]) end the game by themselves, and FIDE's
 /// seventy-five moves are not among its rules.
 fn endings(def: &Def) -> Endings {
     Endings {
@@ -385,7 +385,7 @@ impl Rules for DefinedRules {
     }
 
     fn outcome(&self, pos: &Position, _known_move: bool) -> Option<Outcome> {
-        let end = gen::outcome(&self.defined().def, engine(pos)?)?;
+        let end = super::ini::end::outcome(&self.defined().def, engine(pos)?)?;
         let result = match end.white {
             1.. => GameResult::WhiteWins,
             0 => GameResult::Draw,

@@ -1,25 +1,20 @@
-//! Legal moves of a user-defined variant, playing them, and the game's
-//! end, with Fairy-Stockfish's meanings: its pawn (step, double step from
+//! Legal moves of a user-defined variant, and playing them, with
+//! Fairy-Stockfish's meanings: its pawn (step, double step from
 //! a region, en passant, promotion in a region, limits per kind), castling
 //! of the king with a rook on the castling rank, Betza movement for the
 //! other pieces, drops of pieces in hand (`pieceDrops`, taken pieces to
 //! hand with `capturesToHand`), check against the royal king,
-//! `mustCapture`, and the immediate ends (extinction, flag) after which no
-//! move is legal.
+//! `mustCapture`, `mustDrop`, and no move once the game has ended
+//! (`super::end`); pseudo-royal pieces are judged in `super::royal`.
 
 use super::board::{Man, Pos};
-use super::def::{Def, Part, Reach, Score};
+use super::def::{Def, Part, Reach};
+use super::end::immediate_end;
+use super::royal::{pseudo_royals, pseudo_royals_safe, royal_attacked};
 use crate::color::Color;
 use crate::movegen::{walk_rays, CellKind, CellMove, KingSafety};
 use crate::movement::Motion;
 use crate::piece::{Piece, Role, Stack};
-
-/// A game's end: the result for White (1 win, 0 draw, -1 loss) and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct End {
-    pub white: i8,
-    pub why: &'static str,
-}
 
 fn turned(color: u8, (dy, dx): (i8, i8)) -> (i8, i8) {
     if color == 0 {
@@ -215,121 +210,6 @@ pub fn in_check(def: &Def, pos: &Pos) -> bool {
 fn king_in_check(def: &Def, pos: &Pos) -> bool {
     pos.king_square(def, pos.us())
         .is_some_and(|k| attacked(def, pos, k, 1 - pos.us()))
-}
-
-/// The squares of `side`'s pseudo-royal pieces (`extinctionPseudoRoyal`):
-/// every piece of an extinction kind of which the side has at most
-/// `extinctionPieceCount + 1`, as Fairy-Stockfish finds them.
-fn pseudo_royals(def: &Def, pos: &Pos, side: u8) -> Vec<u8> {
-    if !def.pseudo_royal {
-        return Vec::new();
-    }
-    let few = |k: usize| pos.count(def, side, Some(k)) <= def.extinction_count + 1;
-    let kinds: Vec<usize> = (0..def.kinds.len())
-        .filter(|&k| def.extinction_types.contains(k) && few(k))
-        .collect();
-    pos.squares_of(side)
-        .filter(|&s| {
-            pos.man(def, s)
-                .is_some_and(|m| kinds.contains(&(m.kind as usize)))
-        })
-        .collect()
-}
-
-/// Whether two squares touch (a king's step apart).
-fn touching(pos: &Pos, a: u8, b: u8) -> bool {
-    let ((af, ar), (bf, br)) = (pos.file_rank(a), pos.file_rank(b));
-    a != b && (af - bf).abs() <= 1 && (ar - br).abs() <= 1
-}
-
-/// Whether the pseudo-royal piece of the side to move on `sq` of `pos`
-/// is attacked by the other side, whose pseudo-royal pieces are on
-/// `theirs`: with explosions, one that touches one of those cannot be,
-/// as taking it would blow up the taker's own (Fairy-Stockfish's
-/// `checked_pseudo_royals`).
-fn royal_attacked(def: &Def, pos: &Pos, sq: u8, theirs: &[u8], them: u8) -> bool {
-    let immune = def.blast_on_capture && theirs.iter().any(|&t| touching(pos, sq, t));
-    !immune && attacked(def, pos, sq, them)
-}
-
-/// Whether `mv` leaves every pseudo-royal piece of the side to move
-/// standing and unattacked, as Fairy-Stockfish's `legal` decides: the one
-/// moved is followed, a dropped piece of an extinction kind joins them,
-/// and a promotion to such a kind makes the new piece pseudo-royal (or,
-/// past the count, ends the pseudo-royalty of that kind). A pseudo-royal
-/// king that castles may not pass an attacked square. With explosions, a
-/// move that blows up one of its own side's is illegal, and one that
-/// blows up (or takes en passant) one of the other side's is legal
-/// whatever it leaves.
-fn pseudo_royals_safe(def: &Def, pos: &Pos, after: &Pos, mine: &[u8], mv: &CellMove) -> bool {
-    let (us, them) = (pos.us(), 1 - pos.us());
-    let (from, to) = (
-        pos.number_at(mv.from as usize),
-        pos.number_at(mv.to as usize),
-    );
-    let theirs = pseudo_royals(def, pos, them);
-    if let CellKind::Castle { .. } = mv.kind {
-        if mine.contains(&from) {
-            // The squares from the king's to its target's, that one
-            // left out (unless it is the king's own), with the king
-            // lifted.
-            let mut lifted = pos.clone();
-            lifted.put(def, from, None);
-            let ((ff, rank), (tf, _)) = (pos.file_rank(from), pos.file_rank(to));
-            let step = (tf - ff).signum();
-            let mut f = ff;
-            loop {
-                let passed = pos
-                    .sq(f, rank)
-                    .is_some_and(|s| royal_attacked(def, &lifted, s, &theirs, them));
-                if passed {
-                    return false;
-                }
-                f += step;
-                if f == tf || step == 0 {
-                    break;
-                }
-            }
-        }
-    }
-    let mut royals: Vec<u8> = mine
-        .iter()
-        .map(|&s| if s == from { to } else { s })
-        .collect();
-    let extinct = |r: Role| {
-        def.kind_of_role(r)
-            .filter(|&k| def.extinction_types.contains(k))
-    };
-    if mv.kind == CellKind::Drop && extinct(mv.role).is_some() {
-        royals.push(to);
-    }
-    if let Some(k) = mv.promotion.and_then(extinct) {
-        if pos.count(def, us, Some(k)) > def.extinction_count {
-            royals.retain(|&s| {
-                !pos.man(def, s)
-                    .is_some_and(|m| m.color == us && m.kind as usize == k)
-            });
-        } else {
-            royals.push(to);
-        }
-    }
-    // Blown up: a square that held a piece of that side before the move
-    // (or the mover's target) and holds none of its pieces after.
-    let gone = |s: u8, side: u8| after.man(def, s).is_none_or(|m| m.color != side);
-    if royals.iter().any(|&s| gone(s, us)) {
-        return false;
-    }
-    // (Taken on the target square without an explosion, one still
-    // counts: the taker stands there.)
-    if theirs
-        .iter()
-        .any(|&s| (s != to || def.blast_on_capture) && gone(s, them))
-    {
-        return true;
-    }
-    royals
-        .iter()
-        .all(|&s| !royal_attacked(def, after, s, &theirs, them))
 }
 
 /// The move of the piece on the engine's square `from` to `to`, as the
@@ -803,7 +683,7 @@ pub fn legal_moves_by_playing(def: &Def, pos: &Pos) -> Vec<CellMove> {
     legal_ignoring_end(def, pos, false)
 }
 
-fn legal_ignoring_end(def: &Def, pos: &Pos, shared: bool) -> Vec<CellMove> {
+pub(super) fn legal_ignoring_end(def: &Def, pos: &Pos, shared: bool) -> Vec<CellMove> {
     let mut all = Vec::with_capacity(64);
     pseudo(def, pos, &mut all);
     let us = pos.us();
@@ -885,201 +765,6 @@ fn legal_ignoring_end(def: &Def, pos: &Pos, shared: bool) -> Vec<CellMove> {
         }
     }
     all
-}
-
-fn score_white(score: Score, side: u8) -> Option<i8> {
-    let v = match score {
-        Score::Win => 1,
-        Score::Loss => -1,
-        Score::Draw => 0,
-        Score::None => return None,
-    };
-    Some(if side == 0 { v } else { -v })
-}
-
-/// Whether `c` has reached its flag region, as Fairy-Stockfish's
-/// `flag_reached`: a flag piece there and the count of them, or the
-/// region full (`flagPieceBlockedWin`); with `flagPieceSafe` (unless
-/// `c` is to move with `flagMove`), just the count there, all of them
-/// unattacked.
-fn flag_reached(def: &Def, pos: &Pos, c: u8) -> bool {
-    let region = def.flag_region[c as usize];
-    if region == 0 {
-        return false;
-    }
-    let kind = def.flag_piece[c as usize];
-    let inside: Vec<u8> = (0..pos.square_count())
-        .filter(|&s| {
-            matches!(pos.man(def, s), Some(m) if m.color == c && kind.is_none_or(|k| k == m.kind as usize))
-                && pos.region_has(region, s)
-        })
-        .collect();
-    let n = inside.len() as i32;
-    let full =
-        || (0..pos.square_count()).all(|s| !pos.region_has(region, s) || !pos.is_empty_at(s));
-    let reached = n > 0 && (n >= def.flag_piece_count || (def.flag_blocked_win && full()));
-    if reached
-        && def.flag_piece_safe
-        && (!def.flag_move || c != pos.us())
-        && n == def.flag_piece_count
-    {
-        return inside.iter().all(|&s| !attacked(def, pos, s, 1 - c));
-    }
-    reached
-}
-
-/// The pieces of `color` of kind `kind` (`None`: all) on the board and
-/// in hand, as Fairy-Stockfish counts them for extinction.
-fn with_hand(def: &Def, pos: &Pos, color: u8, kind: Option<usize>) -> i32 {
-    let hand = &pos.state().hands[color as usize];
-    let held: u32 = match kind {
-        Some(k) => hand.get(k).copied().map_or(0, u32::from),
-        None => hand.iter().map(|&n| u32::from(n)).sum(),
-    };
-    pos.count(def, color, kind) + held as i32
-}
-
-/// Whether `side` has `connectN` of its connecting pieces in a line
-/// along a rank, a file or a diagonal, as the variant counts them.
-fn connected(def: &Def, pos: &Pos, side: u8) -> bool {
-    let n = def.connect_n as i8;
-    if n == 0 {
-        return false;
-    }
-    let mine = |f: i8, r: i8| {
-        pos.sq(f, r)
-            .and_then(|s| pos.man(def, s))
-            .is_some_and(|m| m.color == side && def.connect_types.contains(m.kind as usize))
-    };
-    let mut steps: Vec<(i8, i8)> = Vec::with_capacity(4);
-    for (on, line) in
-        def.connect_lines
-            .iter()
-            .zip([&[(1, 0)][..], &[(0, 1)][..], &[(1, 1), (1, -1)][..]])
-    {
-        if *on {
-            steps.extend_from_slice(line);
-        }
-    }
-    pos.squares_of(side).any(|s| {
-        let (f, r) = pos.file_rank(s);
-        steps
-            .iter()
-            .any(|&(df, dr)| (0..n).all(|i| mine(f + i * df, r + i * dr)))
-    })
-}
-
-/// The ends Fairy-Stockfish checks before listing moves: extinction
-/// (not where the extinction kinds are pseudo-royal, as no move may let
-/// one be taken, unless an explosion can take one), a flag reached, then
-/// a line of `connectN` made by the last move's side.
-pub fn immediate_end(def: &Def, pos: &Pos) -> Option<End> {
-    let stm = pos.us();
-    if def.extinction != Score::None && (!def.pseudo_royal || def.blast_on_capture) {
-        for c in [1 - stm, stm] {
-            let kinds: Vec<Option<usize>> = if def.extinction_types.all {
-                vec![None]
-            } else {
-                def.extinction_types
-                    .kinds
-                    .iter()
-                    .map(|&k| Some(k))
-                    .collect()
-            };
-            for k in kinds {
-                let claim = i32::from(def.extinction_claim && c == stm);
-                if with_hand(def, pos, c, k) <= def.extinction_count
-                    && with_hand(def, pos, 1 - c, k) >= def.extinction_opponent_count + claim
-                {
-                    let v = score_white(def.extinction, c).unwrap_or(0);
-                    return Some(End {
-                        white: v,
-                        why: "extinction",
-                    });
-                }
-            }
-        }
-    }
-    let king = def.king();
-    let flag_king =
-        |c: u8| def.flag_piece[c as usize].is_some() && def.flag_piece[c as usize] == king;
-    let safe = def.flag_piece_safe;
-    if (def.flag_move || safe) && flag_reached(def, pos, stm) {
-        let draw = ((def.flag_move && stm == 0 && flag_king(1 - stm)) || (safe && !def.flag_move))
-            && flag_reached(def, pos, 1 - stm);
-        return Some(End {
-            white: if draw {
-                0
-            } else if stm == 0 {
-                1
-            } else {
-                -1
-            },
-            why: "flag",
-        });
-    }
-    if (!def.flag_move || safe || flag_king(stm)) && flag_reached(def, pos, 1 - stm) {
-        let mut over = true;
-        if def.flag_move && flag_king(stm) && stm == 1 && !in_check(def, pos) {
-            if let Some(k) = pos.king_square(def, stm) {
-                let k = pos.cell_index(k) as u32;
-                over = !legal_ignoring_end(def, pos, true).iter().any(|m| {
-                    m.from == k
-                        && pos
-                            .region_has(def.flag_region[stm as usize], pos.number_at(m.to as usize))
-                });
-            }
-        }
-        if over {
-            return Some(End {
-                white: if stm == 0 { -1 } else { 1 },
-                why: "flag",
-            });
-        }
-    }
-    if connected(def, pos, 1 - stm) {
-        // The side that made the line scores `connectValue`.
-        if let Some(v) = score_white(def.connect_value, 1 - stm) {
-            return Some(End {
-                white: v,
-                why: "connection",
-            });
-        }
-    }
-    None
-}
-
-/// The game's end decided by the position alone: the immediate ends,
-/// then the n-move rule (unless it is checkmate; before stalemate, as
-/// Fairy-Stockfish's `is_optional_game_end` comes before its search finds
-/// no move), then checkmate and stalemate.
-pub fn outcome(def: &Def, pos: &Pos) -> Option<End> {
-    if let Some(e) = immediate_end(def, pos) {
-        return Some(e);
-    }
-    let no_move = legal_ignoring_end(def, pos, true).is_empty();
-    let check = in_check(def, pos);
-    if def.n_move_rule > 0
-        && pos.halfmove >= def.n_move_rule.saturating_mul(2)
-        && !(no_move && check)
-    {
-        return Some(End {
-            white: 0,
-            why: "n-move rule",
-        });
-    }
-    if no_move {
-        let (score, why) = if check {
-            (def.checkmate, "checkmate")
-        } else {
-            (def.stalemate, "stalemate")
-        };
-        return Some(End {
-            white: score_white(score, pos.us()).unwrap_or(0),
-            why,
-        });
-    }
-    None
 }
 
 /// Perft by the engine: each move played onto a copy of its position,

@@ -12,9 +12,11 @@
 pub mod board;
 pub mod builtin;
 pub mod def;
+pub mod end;
 pub mod gen;
 pub mod keys;
 pub mod lex;
+pub mod royal;
 
 pub use board::{Pos, State};
 pub use def::Def;

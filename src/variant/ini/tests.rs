@@ -106,7 +106,7 @@ fn pieces_in_hand_count_against_extinction() {
         "h",
     );
     let pos = Pos::from_fen(&def, "8/8/p7/6n1/8/8/8/8[Qn] w - - 0 71").unwrap();
-    assert_eq!(gen::immediate_end(&def, &pos), None);
+    assert_eq!(end::immediate_end(&def, &pos), None);
     assert_eq!(gen::legal_moves(&def, &pos).len(), 62);
 }
 
