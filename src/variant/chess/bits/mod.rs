@@ -1,5 +1,5 @@
 //! FIDE chess on bitboards: the same rules as the shared generator
-//! (`movegen.rs`, `Position::apply_piece_move`) for FIDE chess on its 8x8
+//! (`movegen`, `Position::apply_piece_move`) for FIDE chess on its 8x8
 //! board and Gardner minichess on its 5x5 (GA-1..GA-4: the a1-e5 corner of
 //! the 8x8 sets, the squares beyond it blocking every line), in a copyable
 //! value of a dozen words, for the record verifier's fast lane (issue 19):
