@@ -76,6 +76,8 @@ impl Position {
             // The square of the piece just read, which a `~` marks as
             // promoted.
             let mut promoted_next: Option<u8> = None;
+            // Where a `+` stands before a piece promoted shogi-style.
+            let mut plus: Option<Span> = None;
             for (at, c) in row.char_indices() {
                 let here = part(row_at + at, c.len_utf8());
                 let fail = |m: String| Err(ParseError::new(here, m));
@@ -87,6 +89,16 @@ impl Position {
                     continue;
                 }
                 promoted_next = None;
+                if c == '+' {
+                    plus = Some(here);
+                    continue;
+                }
+                if let (Some(at), false) = (plus, c.is_ascii_alphabetic()) {
+                    return Err(ParseError::new(
+                        at,
+                        "`+` (a promoted piece) must stand before a piece's letter",
+                    ));
+                }
                 if let Some(d) = c.to_digit(10) {
                     run = run * 10 + d as i16;
                     if run > def.files as i16 {
@@ -103,8 +115,21 @@ impl Position {
                             .into(),
                     );
                 }
-                let Some(kind) = def.kind_of(c) else {
+                let Some(mut kind) = def.kind_of(c) else {
                     return fail(format!("`{c}` is not a piece of this variant"));
+                };
+                // `+S`: the piece a silver promotes to, which was a silver.
+                let first = match plus.take() {
+                    Some(at) => match def.promotes_to[kind] {
+                        Some(promoted) => Some(std::mem::replace(&mut kind, promoted)),
+                        None => {
+                            return Err(ParseError::new(
+                                at,
+                                format!("`+{c}`: the {} does not promote", def.kinds[kind].name),
+                            ))
+                        }
+                    },
+                    None => None,
                 };
                 let color = if c.is_ascii_uppercase() { 0 } else { 1 };
                 let Some(sq) = pos.sq(file as i8, rank).filter(|_| file < def.files as i16) else {
@@ -119,7 +144,17 @@ impl Position {
                     }),
                 );
                 file += 1;
+                if let Some(first) = first {
+                    pos.state_mut().promoted |= 1u128 << sq;
+                    pos.state_mut().set_unpromoted(sq, Some(first as u8));
+                }
                 promoted_next = Some(sq);
+            }
+            if let Some(at) = plus {
+                return Err(ParseError::new(
+                    at,
+                    "`+` (a promoted piece) must stand before a piece's letter",
+                ));
             }
             file += run;
             if file != def.files as i16 {
@@ -524,6 +559,11 @@ impl Position {
                         if run > 0 {
                             let _ = write!(s, "{run}");
                             run = 0;
+                        }
+                        if let Some(first) = self.state().unpromoted_at(square as u8) {
+                            s.push('+');
+                            s.push(Pos::letter(def, Man { kind: first, ..m }));
+                            continue;
                         }
                         s.push(Pos::letter(def, m));
                         if self.state().promoted & (1u128 << square) != 0

@@ -5,6 +5,7 @@
 //! in `notation::fen`.
 
 use super::def::{bit, Def, Part, Region};
+use super::promote::Change;
 use crate::board::{Board, MARGIN};
 use crate::color::Color;
 use crate::movegen::{CellKind, CellMove};
@@ -49,6 +50,9 @@ pub struct State {
     /// The squares of promoted pieces, as bits by square (which go back
     /// to hand as pawns when taken); only with `capturesToHand`.
     pub promoted: u128,
+    /// The pieces promoted shogi-style, by square, with the kind each
+    /// was (written `+P`; back to hand as that kind), in square order.
+    pub unpromoted: Vec<(u8, u8)>,
 }
 
 /// The state of a position that is not a defined variant's: no squares.
@@ -59,6 +63,7 @@ static NO_STATE: State = State {
     ep: Vec::new(),
     hands: [Vec::new(), Vec::new()],
     promoted: 0,
+    unpromoted: Vec::new(),
 };
 
 impl State {
@@ -74,7 +79,25 @@ impl State {
     pub fn without_promotions(&self) -> State {
         State {
             promoted: 0,
+            unpromoted: Vec::new(),
             ..self.clone()
+        }
+    }
+
+    /// The kind the piece on `sq` was before a shogi-style promotion.
+    pub fn unpromoted_at(&self, sq: u8) -> Option<u8> {
+        self.unpromoted
+            .iter()
+            .find(|&&(s, _)| s == sq)
+            .map(|&(_, k)| k)
+    }
+
+    /// Sets (or, with `None`, forgets) what the piece on `sq` was.
+    pub fn set_unpromoted(&mut self, sq: u8, kind: Option<u8>) {
+        self.unpromoted.retain(|&(s, _)| s != sq);
+        if let Some(k) = kind {
+            let at = self.unpromoted.partition_point(|&(s, _)| s < sq);
+            self.unpromoted.insert(at, (sq, k));
         }
     }
 }
@@ -115,6 +138,7 @@ impl Position {
                 ep: Vec::new(),
                 hands: [vec![0; hand_size], vec![0; hand_size]],
                 promoted: 0,
+                unpromoted: Vec::new(),
             })),
         }
     }
@@ -305,7 +329,11 @@ impl Position {
         // Castling is the king's move to its square, unless a plain move
         // of the king goes there too: then, as Fairy-Stockfish writes
         // it, the king's move onto its rook.
+        let change = super::promote::change(def, self, mv);
         let to = match mv.kind {
+            CellKind::Drop if change == Some(Change::Promote) => {
+                return format!("+{}@{}", letter(mv.role), self.square_name(to))
+            }
             CellKind::Drop => return format!("{}@{}", letter(mv.role), self.square_name(to)),
             CellKind::Castle { rook, .. }
                 if super::gen::plain_move_reaches(def, self, from, to) =>
@@ -315,8 +343,11 @@ impl Position {
             _ => to,
         };
         let mut s = format!("{}{}", self.square_name(from), self.square_name(to));
-        if let Some(p) = mv.promotion {
-            s.push(letter(p).to_ascii_lowercase());
+        match (mv.promotion, change) {
+            (Some(_), Some(Change::Promote)) => s.push('+'),
+            (Some(_), Some(Change::Demote)) => s.push('-'),
+            (Some(p), _) => s.push(letter(p).to_ascii_lowercase()),
+            (None, _) => {}
         }
         s
     }

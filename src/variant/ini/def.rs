@@ -123,6 +123,26 @@ pub struct Def {
     /// Most pieces of a kind a promotion may bring about (0: no limit).
     pub promotion_limit: Vec<(usize, u32)>,
     pub mandatory_pawn_promotion: bool,
+    /// Shogi-style promotions (`promotedPieceType`): the piece of the
+    /// first type may become one of the second on a move into, within or
+    /// out of its side's promotion region. Fairy-Stockfish's type names,
+    /// as it keeps them by type whatever letters later sections give.
+    pub promoted_types: Vec<(String, String)>,
+    /// A piece that may promote must, on a move that touches its
+    /// promotion region (`mandatoryPiecePromotion`).
+    pub mandatory_piece_promotion: bool,
+    /// A piece promoted so may move back to its first kind, as it may
+    /// promote (`pieceDemotion`).
+    pub piece_demotion: bool,
+    /// Pieces promote, and demote, only by capturing
+    /// (`piecePromotionOnCapture`).
+    pub piece_promotion_on_capture: bool,
+    /// A piece in hand that may promote may be dropped promoted
+    /// (`dropPromoted`).
+    pub drop_promoted: bool,
+    /// For each kind, the kind it promotes to ([`Def::promoted_types`]),
+    /// found by [`Def::compile`].
+    pub promotes_to: Vec<Option<usize>>,
     pub double_step: bool,
     pub double_step_region: [Region; 2],
     pub en_passant_region: [Region; 2],
@@ -369,6 +389,12 @@ impl Def {
             promotion_by_default: true,
             promotion_limit: Vec::new(),
             mandatory_pawn_promotion: true,
+            promoted_types: Vec::new(),
+            mandatory_piece_promotion: false,
+            piece_demotion: false,
+            piece_promotion_on_capture: false,
+            drop_promoted: false,
+            promotes_to: Vec::new(),
             double_step: true,
             double_step_region: [rank_region(1), rank_region(6)],
             en_passant_region: [Region::MAX, Region::MAX],
@@ -561,6 +587,7 @@ impl Def {
             })?;
             self.kind_by_role[role.index()] = Some(i as u8);
         }
+        self.promotes_to = super::promote::compile(self)?;
         for color in 0..2 {
             let turn = |(dy, dx): (i8, i8)| if color == 0 { (dy, dx) } else { (-dy, -dx) };
             let mut list = Vec::new();

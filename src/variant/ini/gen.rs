@@ -10,6 +10,7 @@
 use super::board::{Man, Pos};
 use super::def::{Def, Part, Reach};
 use super::end::immediate_end;
+use super::promote::{self, Change};
 use super::royal::{pseudo_royals, pseudo_royals_safe, royal_attacked};
 use crate::color::Color;
 use crate::movegen::{walk_rays, CellKind, CellMove, KingSafety};
@@ -243,52 +244,70 @@ fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<CellMove>) {
             pawn_moves(def, pos, from, out);
             continue;
         }
-        let role = def.role(m.kind as usize);
-        if let Some(tables) = def.safety.as_ref().filter(|_| def.ray_moves) {
-            let from = pos.cell_index(from);
-            let rays = &tables.rays[role.index()][pos.turn];
-            let take = |c: Stack, _| c.color() != pos.turn;
-            walk_rays(
-                &pos.board,
-                rays,
-                from,
-                0,
-                pos.turn.forward(),
-                take,
-                |i, _, _| {
-                    out.push(CellMove {
-                        from: from as u32,
-                        to: i as u32,
-                        role,
-                        promotion: None,
-                        kind: CellKind::Normal,
-                    });
-                    false
-                },
-            );
-            continue;
-        }
-        buf.clear();
-        reach(pos, us, from, &kind.betza.quiet, &mut buf);
-        buf.retain(|&s| pos.is_empty_at(s));
-        let quiet = buf.len();
-        reach(pos, us, from, &kind.betza.capture, &mut buf);
-        let mut seen: Vec<u8> = Vec::with_capacity(buf.len());
-        for (i, &to) in buf.iter().enumerate() {
-            let ok = if i < quiet {
-                true
-            } else {
-                matches!(pos.man(def, to), Some(t) if t.color != us)
-            };
-            if ok && !seen.contains(&to) {
-                seen.push(to);
-                out.push(cell_move(pos, role, from, to, CellKind::Normal));
-            }
+        let start = out.len();
+        plain_moves(def, pos, from, m.kind as usize, &mut buf, out);
+        if kind.part == Part::Plain {
+            promote::piece_moves(def, pos, from, m.kind as usize, out, start);
         }
     }
     castling_moves(def, pos, out);
     if def.piece_drops {
         drops(def, pos, out);
+    }
+}
+
+/// The moves of the piece of kind `kind` on `from` by its movement.
+fn plain_moves(
+    def: &Def,
+    pos: &Pos,
+    from: u8,
+    kind: usize,
+    buf: &mut Vec<u8>,
+    out: &mut Vec<CellMove>,
+) {
+    let us = pos.us();
+    let role = def.role(kind);
+    let kind = &def.kinds[kind];
+    if let Some(tables) = def.safety.as_ref().filter(|_| def.ray_moves) {
+        let from = pos.cell_index(from);
+        let rays = &tables.rays[role.index()][pos.turn];
+        let take = |c: Stack, _| c.color() != pos.turn;
+        walk_rays(
+            &pos.board,
+            rays,
+            from,
+            0,
+            pos.turn.forward(),
+            take,
+            |i, _, _| {
+                out.push(CellMove {
+                    from: from as u32,
+                    to: i as u32,
+                    role,
+                    promotion: None,
+                    kind: CellKind::Normal,
+                });
+                false
+            },
+        );
+        return;
+    }
+    buf.clear();
+    reach(pos, us, from, &kind.betza.quiet, buf);
+    buf.retain(|&s| pos.is_empty_at(s));
+    let quiet = buf.len();
+    reach(pos, us, from, &kind.betza.capture, buf);
+    let mut seen: Vec<u8> = Vec::with_capacity(buf.len());
+    for (i, &to) in buf.iter().enumerate() {
+        let ok = if i < quiet {
+            true
+        } else {
+            matches!(pos.man(def, to), Some(t) if t.color != us)
+        };
+        if ok && !seen.contains(&to) {
+            seen.push(to);
+            out.push(cell_move(pos, role, from, to, CellKind::Normal));
+        }
     }
 }
 
@@ -365,6 +384,12 @@ fn pawn_moves(def: &Def, pos: &Pos, from: u8, out: &mut Vec<CellMove>) {
                         ..plain
                     });
                 }
+            }
+            if let Some(pm) = def
+                .kind_of_role(role)
+                .and_then(|k| promote::pawn_promotion(def, pos, k, &plain))
+            {
+                out.push(pm);
             }
             if def.mandatory_pawn_promotion {
                 return;
@@ -496,17 +521,22 @@ fn play_onto(def: &Def, pos: &Pos, mv: &CellMove, p: &mut Pos) {
         if let Some(t) = pos.man(def, at).filter(|t| t.color != us) {
             if def.captures_to_hand {
                 let promoted = pos.state().promoted & bit(at) != 0;
-                let kind = match def.pawn() {
-                    Some(pawn) if promoted && !def.drop_loop => pawn,
-                    _ => t.kind as usize,
+                let first = pos.state().unpromoted_at(at).map(usize::from);
+                let kind = match (first, def.pawn()) {
+                    _ if !promoted || def.drop_loop => t.kind as usize,
+                    (Some(first), _) => first,
+                    (None, Some(pawn)) => pawn,
+                    (None, None) => t.kind as usize,
                 };
                 if let Some(n) = p.state_mut().hands[us as usize].get_mut(kind) {
                     *n = n.saturating_add(1);
                 }
             }
             p.state_mut().promoted &= !bit(at);
+            p.state_mut().set_unpromoted(at, None);
         }
     }
+    let change = promote::change(def, pos, mv);
     let rook_from = match mv.kind {
         CellKind::Drop => {
             let kind = def.kind_of_role(mv.role).unwrap_or(0);
@@ -551,20 +581,33 @@ fn play_onto(def: &Def, pos: &Pos, mv: &CellMove, p: &mut Pos) {
         }
     };
     if mv.kind != CellKind::Drop && pos.state().promoted & bit(from) != 0 {
+        let first = pos.state().unpromoted_at(from);
         let s = p.state_mut();
         s.promoted = (s.promoted & !bit(from)) | bit(to);
+        s.set_unpromoted(from, None);
+        s.set_unpromoted(to, first);
     }
-    if let (Some(role), Some(m)) = (mv.promotion, moving) {
+    if let Some(role) = mv.promotion {
         let kind = def.kind_of_role(role).unwrap_or(0) as u8;
-        p.put(
-            def,
-            to,
-            Some(Man {
-                kind,
-                color: m.color,
-            }),
-        );
-        p.state_mut().promoted |= bit(to);
+        p.put(def, to, Some(Man { kind, color: us }));
+        let first = moving
+            .map(|m| m.kind)
+            .or(def.kind_of_role(mv.role).map(|k| k as u8));
+        let s = p.state_mut();
+        match change {
+            Some(Change::Demote) => {
+                s.promoted &= !bit(to);
+                s.set_unpromoted(to, None);
+            }
+            Some(Change::Promote) => {
+                s.promoted |= bit(to);
+                s.set_unpromoted(to, first);
+            }
+            _ => {
+                s.promoted |= bit(to);
+                s.set_unpromoted(to, None);
+            }
+        }
     }
     let blasted = if def.blast_on_capture && is_capture(pos, mv) {
         blast(def, p, to)
@@ -606,7 +649,8 @@ fn play_onto(def: &Def, pos: &Pos, mv: &CellMove, p: &mut Pos) {
             }
         }
     }
-    p.halfmove = if is_pawn || captured {
+    let promoted_for_good = change == Some(Change::Promote) && !def.piece_demotion;
+    p.halfmove = if is_pawn || captured || promoted_for_good {
         0
     } else {
         pos.halfmove.saturating_add(1)
@@ -641,6 +685,7 @@ fn blast(def: &Def, p: &mut Pos, at: u8) -> Vec<u8> {
             }
             p.put(def, sq, None);
             p.state_mut().promoted &= !(1u128 << sq);
+            p.state_mut().set_unpromoted(sq, None);
             out.push(sq);
         }
     }

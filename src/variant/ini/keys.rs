@@ -34,17 +34,6 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
         "Sittuyin promotion is not supported",
     ),
     (
-        "piecePromotionOnCapture",
-        "false",
-        "piece promotion is not supported",
-    ),
-    (
-        "mandatoryPiecePromotion",
-        "false",
-        "piece promotion is not supported",
-    ),
-    ("pieceDemotion", "false", "piece promotion is not supported"),
-    (
         "petrifyBlastPieces",
         "false",
         "explosions are not supported",
@@ -79,7 +68,6 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
         "false",
         "bishop drops bound to square colours are not supported",
     ),
-    ("dropPromoted", "false", "piece promotion is not supported"),
     ("gating", "false", "gating is not supported"),
     ("wallingRule", "none", "walls are not supported"),
     ("wallOrMove", "false", "walls are not supported"),
@@ -153,7 +141,6 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
         "-",
         "triple steps are not supported",
     ),
-    ("promotedPieceType", "-", "piece promotion is not supported"),
     ("diagonalLines", "-", "diagonal lines are not supported"),
 ];
 
@@ -449,6 +436,39 @@ fn one_kind(def: &Def, e: &Entry) -> Result<Option<usize>, KeyError> {
     }
 }
 
+/// `promotedPieceType = p:g s:g`: each pair sets what the first piece's
+/// type promotes to (`-`: nothing); the types not named keep theirs, as
+/// in Fairy-Stockfish, which keeps them by type.
+fn promoted_types(def: &mut Def, e: &Entry) -> Result<(), KeyError> {
+    for item in e.value.split_whitespace() {
+        if item == "-" {
+            break;
+        }
+        let bad = || err(e, format!("`{item}` is not `letter:letter`"));
+        let (a, b) = item.split_once(':').ok_or_else(bad)?;
+        let one = |t: &str| {
+            let mut cs = t.chars();
+            match (cs.next(), cs.next()) {
+                (Some(c), None) => Ok(c),
+                _ => Err(bad()),
+            }
+        };
+        let (a, b) = (one(a)?, one(b)?);
+        let kind = |c: char| {
+            def.kind_of(c)
+                .map(|k| def.kinds[k].name.clone())
+                .ok_or_else(|| err(e, format!("`{c}` is not a piece of this variant")))
+        };
+        let from = kind(a)?;
+        let to = if b == '-' { None } else { Some(kind(b)?) };
+        def.promoted_types.retain(|(f, _)| *f != from);
+        if let Some(to) = to {
+            def.promoted_types.push((from, to));
+        }
+    }
+    Ok(())
+}
+
 /// Ranks from `min` to `max` counted from each side, as Fairy-Stockfish's
 /// deprecated `promotionRank` and `doubleStepRank*` keys mean them.
 fn relative_ranks(def: &Def, min: i8, max: i8) -> [Region; 2] {
@@ -642,6 +662,24 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
             def.promotion_limit.push((k, n));
         }
     }
+    if let Some(e) = rd.get("promotedPieceType") {
+        promoted_types(def, e)?;
+    }
+    for (key, field) in [
+        (
+            "piecePromotionOnCapture",
+            &mut def.piece_promotion_on_capture,
+        ),
+        (
+            "mandatoryPiecePromotion",
+            &mut def.mandatory_piece_promotion,
+        ),
+        ("pieceDemotion", &mut def.piece_demotion),
+    ] {
+        if let Some(e) = rd.get(key) {
+            *field = boolean(e)?;
+        }
+    }
     if let Some(e) = rd.get("mandatoryPawnPromotion") {
         def.mandatory_pawn_promotion = boolean(e)?;
     }
@@ -813,6 +851,7 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
         ("dropLoop", &mut def.drop_loop),
         ("firstRankPawnDrops", &mut def.first_rank_pawn_drops),
         ("promotionZonePawnDrops", &mut def.promotion_zone_pawn_drops),
+        ("dropPromoted", &mut def.drop_promoted),
         ("blastOnCapture", &mut def.blast_on_capture),
     ] {
         if let Some(e) = rd.get(key) {

@@ -48,8 +48,8 @@ pub(super) fn royal_attacked(def: &Def, pos: &Pos, sq: u8, theirs: &[u8], them: 
 /// Whether `mv` leaves every pseudo-royal piece of the side to move
 /// standing and unattacked, as Fairy-Stockfish's `legal` decides: the one
 /// moved is followed, a dropped piece of an extinction kind joins them,
-/// and a promotion to such a kind makes the new piece pseudo-royal (or,
-/// past the count, ends the pseudo-royalty of that kind). A pseudo-royal
+/// and a pawn's promotion to such a kind makes the new piece pseudo-royal
+/// (or, past the count, ends the pseudo-royalty of that kind). A pseudo-royal
 /// king that castles may not pass an attacked square. With explosions, a
 /// move that blows up one of its own side's is illegal, and one that
 /// blows up (or takes en passant) one of the other side's is legal
@@ -102,7 +102,10 @@ pub(super) fn pseudo_royals_safe(
     if mv.kind == CellKind::Drop && extinct(mv.role).is_some() {
         royals.push(to);
     }
-    if let Some(k) = mv.promotion.and_then(extinct) {
+    // Only a pawn's promotion: a piece promoted shogi-style keeps what it
+    // was, pseudo-royal or not, as in Fairy-Stockfish.
+    let pawn_promotion = super::promote::change(def, pos, mv) == Some(super::promote::Change::Pawn);
+    if let Some(k) = mv.promotion.filter(|_| pawn_promotion).and_then(extinct) {
         if pos.count(def, us, Some(k)) > def.extinction_count {
             royals.retain(|&s| {
                 !pos.man(def, s)
