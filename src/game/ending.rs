@@ -48,6 +48,11 @@ pub(super) fn ending_after(
     }
     let endings = cur.variant.spec().endings;
     if endings.repetition > 0 && repeats >= endings.repetition as usize {
+        if endings.perpetual_check {
+            if let Some(o) = perpetual_check(positions, repeats, &endings) {
+                return Some(o);
+            }
+        }
         return Some(repetition_outcome(cur.turn, repeats, &endings));
     }
     if endings.seventy_five_moves {
@@ -73,6 +78,42 @@ fn repetition_outcome(mover: Color, times: usize, endings: &Endings) -> Outcome 
         n => format!("the position's {} occurrence", ordinal(n)),
     };
     Outcome::new(result, reason, endings.rule)
+}
+
+/// The end of a repetition by perpetual check (`Endings::perpetual_check`),
+/// as Fairy-Stockfish's `is_game_end` finds it: between the last position
+/// and its `times`th occurrence back, the side to move was in check in
+/// each position where it was to move (the other side gave perpetual
+/// check, and loses), or the other side in each of its own, or both (a
+/// draw). `None`: no such check; the repetition's own result stands.
+fn perpetual_check(positions: &[Position], times: usize, endings: &Endings) -> Option<Outcome> {
+    let cur = positions.last()?;
+    let last = positions.len() - 1;
+    // The earliest occurrence counted: the `times`th, the last included.
+    let first = (0..=last)
+        .rev()
+        .step_by(2)
+        .filter(|&i| positions[i].repeats(cur))
+        .nth(times - 1)?;
+    let rules = cur.variant.rules();
+    let checked = |from: usize| {
+        (from..=last)
+            .step_by(2)
+            .all(|i| rules.in_check(&positions[i]))
+    };
+    let by_them = checked(first);
+    let by_us = checked(first + 1);
+    let result = match (by_them, by_us) {
+        (false, false) => return None,
+        (true, false) => GameResult::win_for(cur.turn),
+        (false, true) => GameResult::win_for(!cur.turn),
+        (true, true) => GameResult::Draw,
+    };
+    let reason = match (by_them, by_us) {
+        (true, true) => "a repetition with perpetual check by both sides",
+        _ => "a repetition by perpetual check",
+    };
+    Some(Outcome::new(result, reason.to_string(), endings.rule))
 }
 
 /// "3rd", "4th", "21st".

@@ -129,6 +129,7 @@ fn endings(def: &Def) -> Endings {
             Score::Draw | Score::None => Relative::Draw,
         },
         repetition_absolute: def.n_fold_value_absolute,
+        perpetual_check: def.perpetual_check,
         seventy_five_moves: false,
         claims: false,
         rule: "nFoldRule",

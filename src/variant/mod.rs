@@ -266,6 +266,10 @@ pub struct Endings {
     pub repetition: u32,
     pub repetition_result: Relative,
     pub repetition_absolute: bool,
+    /// Whether a repetition during which one side gave check at every
+    /// turn loses for that side, instead (Fairy-Stockfish's
+    /// `perpetualCheckIllegal`; both sides: a draw).
+    pub perpetual_check: bool,
     /// Whether the game ends after seventy-five moves by each side
     /// without capture or pawn move (where the position does not count
     /// moves itself).
@@ -293,6 +297,7 @@ impl Endings {
         repetition: 5,
         repetition_result: Relative::Draw,
         repetition_absolute: false,
+        perpetual_check: false,
         seventy_five_moves: true,
         claims: true,
         rule: "FI-5",

@@ -4,7 +4,8 @@ Usage: playout.py INI JOBS
 
 INI is a variants.ini file; JOBS a JSON list of {"variant", "seed",
 "plies", "style", "immediate"} ("immediate": false where the variant has
-no extinction, flag or connect rule, which spares a call a ply). For each job it plays one game from the variant's
+no extinction, flag or connect rule, which spares a call a ply), with
+"moves" (UCI) to play first where a test gives a line of its own. For each job it plays one game from the variant's
 start, seeded, until pyffish says it has ended or PLIES are played, and
 prints, as one JSON list: the start FEN, the moves (UCI), and how it ended:
 "immediate" (`is_immediate_game_end`: extinction, flag and the like),
@@ -66,8 +67,9 @@ def pick(style, moves, played, fen, rng):
     return rng.choice(moves)
 
 
-def play(variant, seed, plies, style, immediate):
+def play(variant, seed, plies, style, immediate, line):
     rng = random.Random(seed)
+    line = list(line)
     start = sf.get_fen(variant, sf.start_fen(variant), [])
     moves = []
     end, value = None, 0
@@ -87,7 +89,7 @@ def play(variant, seed, plies, style, immediate):
         if len(moves) >= plies:
             break
         fen = sf.get_fen(variant, start, moves) if style == "quiet" else ""
-        moves.append(pick(style, legal, moves, fen, rng))
+        moves.append(line.pop(0) if line else pick(style, legal, moves, fen, rng))
     return {"start": start, "moves": moves, "end": end, "value": value}
 
 
@@ -96,7 +98,7 @@ def main():
         sf.load_variant_config(f.read())
     with open(sys.argv[2]) as f:
         jobs = json.load(f)
-    json.dump([play(j["variant"], j["seed"], j["plies"], j["style"], j["immediate"]) for j in jobs], sys.stdout)
+    json.dump([play(j["variant"], j["seed"], j["plies"], j["style"], j["immediate"], j.get("moves", [])) for j in jobs], sys.stdout)
 
 
 main()

@@ -199,6 +199,10 @@ pub struct Def {
     pub n_fold_value: Score,
     /// `nFoldValue` is White's result, not the side to move's.
     pub n_fold_value_absolute: bool,
+    /// A repetition ends the game lost for a side that gave check at
+    /// each of its turns since the first of its occurrences counted
+    /// (`perpetualCheckIllegal`).
+    pub perpetual_check: bool,
     pub must_capture: bool,
     /// Whether a move may give check (`checking = false`: a move that
     /// attacks the enemy king is illegal, as in Racing Kings).
@@ -434,6 +438,7 @@ impl Def {
             n_fold_rule: 3,
             n_fold_value: Score::Draw,
             n_fold_value_absolute: false,
+            perpetual_check: false,
             must_capture: false,
             checking: true,
             flying_general: false,

@@ -91,11 +91,6 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
     ),
     ("flipEnclosedPieces", "none", "flipping is not supported"),
     (
-        "perpetualCheckIllegal",
-        "false",
-        "perpetual-check rules are not supported",
-    ),
-    (
         "moveRepetitionIllegal",
         "false",
         "repetition bans are not supported",
@@ -772,6 +767,9 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
     }
     if let Some(e) = rd.get("nFoldValueAbsolute") {
         def.n_fold_value_absolute = boolean(e)?;
+    }
+    if let Some(e) = rd.get("perpetualCheckIllegal") {
+        def.perpetual_check = boolean(e)?;
     }
     if let Some(e) = rd.get("stalemateValue") {
         def.stalemate = score(e)?;
