@@ -352,7 +352,15 @@ fn drops(def: &Def, pos: &Pos, out: &mut Vec<CellMove>) {
             {
                 continue;
             }
-            out.push(cell_move(pos, def.role(kind), to, to, CellKind::Drop));
+            let drop = cell_move(pos, def.role(kind), to, to, CellKind::Drop);
+            // `dropPromoted`: the piece may come in promoted too.
+            if let Some(t) = def.promotes_to[kind].filter(|_| def.drop_promoted) {
+                out.push(CellMove {
+                    promotion: Some(def.role(t)),
+                    ..drop
+                });
+            }
+            out.push(drop);
         }
     }
 }
@@ -773,8 +781,9 @@ pub(super) fn legal_ignoring_end(def: &Def, pos: &Pos, shared: bool) -> Vec<Cell
     }
     if def.immobility_illegal {
         all.retain(|m| {
+            // A piece dropped promoted moves as its promoted kind.
             let man = Man {
-                kind: def.kind_of_role(m.role).unwrap_or(0) as u8,
+                kind: def.kind_of_role(m.promotion.unwrap_or(m.role)).unwrap_or(0) as u8,
                 color: us,
             };
             let to = pos.number_at(m.to as usize);

@@ -99,7 +99,7 @@ pub(super) fn pseudo_royals_safe(
         def.kind_of_role(r)
             .filter(|&k| def.extinction_types.contains(k))
     };
-    if mv.kind == CellKind::Drop && extinct(mv.role).is_some() {
+    if mv.kind == CellKind::Drop && extinct(mv.promotion.unwrap_or(mv.role)).is_some() {
         royals.push(to);
     }
     // Only a pawn's promotion: a piece promoted shogi-style keeps what it
