@@ -330,20 +330,24 @@ fn piece_move(input: &str) -> IResult<&str, MoveText> {
 }
 
 /// A drop from the hand as Fairy-Stockfish and lichess write it: `N@f3`,
-/// `P@e4` (or `@e4` for a pawn).
+/// `P@e4` (or `@e4` for a pawn); one dropped promoted with what it
+/// becomes, `L@c3=G`.
 fn drop_move(input: &str) -> IResult<&str, MoveText> {
-    map((opt(role_letter), char('@'), square), |(role, _, to)| {
-        MoveText::Piece(PieceText {
-            roles: role.into_iter().collect(),
-            from_file: None,
-            from_rank: None,
-            capture: false,
-            to,
-            promotions: Vec::new(),
-            place: None,
-            drop: true,
-        })
-    })
+    map(
+        (opt(role_letter), char('@'), square, promotion),
+        |(role, _, to, promotions)| {
+            MoveText::Piece(PieceText {
+                roles: role.into_iter().collect(),
+                from_file: None,
+                from_rank: None,
+                capture: false,
+                to,
+                promotions,
+                place: None,
+                drop: true,
+            })
+        },
+    )
     .parse(input)
 }
 

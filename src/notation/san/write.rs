@@ -123,8 +123,10 @@ fn write_piece_san(
         return;
     }
     if m.kind == MoveKind::Drop {
-        // As Fairy-Stockfish writes a drop, a pawn's with its letter too.
-        let _ = write!(s, "{}@{}", m.role.char(), m.to);
+        // As Fairy-Stockfish writes a drop, a pawn's with its letter too;
+        // a piece dropped promoted (`dropPromoted`) as it is in hand, with
+        // what it becomes: `L@c3=G`.
+        let _ = write!(s, "{}@{}{}", m.role.char(), m.to, promotion_suffix(m));
         return;
     }
     if m.role == Role::Pawn && m.carried.is_empty() {
@@ -183,7 +185,7 @@ pub fn write_long(pos: &Position, mv: &Move) -> String {
         .to_string();
     }
     if m.kind == MoveKind::Drop {
-        return format!("{}@{}", m.role.char(), m.to);
+        return format!("{}@{}{}", m.role.char(), m.to, promotion_suffix(m));
     }
     let mut s = String::new();
     if m.role != Role::Pawn || !m.carried.is_empty() {
