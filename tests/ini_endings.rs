@@ -154,49 +154,70 @@ fn games_end_as_fairy_stockfish_ends_them() {
     );
 }
 
-/// Perpetual check (`perpetualCheckIllegal`): a repetition during which
-/// one side checked at every turn is lost by that side, whatever
-/// `nFoldValue` says; at the fourth occurrence with `nFoldRule = 4`, as
-/// in shogi. The queen checks from d4 and d3 while the king steps
-/// between h8 and h7; pyffish ends each line and postal must end it at
-/// the same ply with the same result.
-#[test]
-fn perpetual_check_loses_as_fairy_stockfish_says() {
+/// Plays a fixed line in each section of `text` (in order) in pyffish and
+/// in postal's game layer; each must end at the same ply with the same
+/// result. pyffish's games, for their ends and values.
+fn lines_end_alike(text: &str, lines: &[Vec<&str>]) -> Vec<Value> {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("perpetual.ini");
-    let text = "[perpetual:chess]\nstartFen = 7k/8/8/8/8/8/8/K2Q4 w - - 0 1\n\
-        perpetualCheckIllegal = true\nnFoldValue = win\n\
-        [perpetual4:perpetual]\nnFoldRule = 4\n\
-        [quiet:perpetual]\nstartFen = 7k/8/8/8/8/8/8/K4Q2 w - - 0 1\n";
+    let path = dir.path().join("lines.ini");
     std::fs::write(&path, text).unwrap();
-    let defs = ini::load(text, "perpetual.ini").defs;
-    let checks = ["d1d4", "h8h7", "d4d3", "h7h8"]
-        .into_iter()
-        .chain(["d3d4", "h8h7", "d4d3", "h7h8"].repeat(4));
-    // Without checks: the queen between f1 and e1, the king between h8
-    // and g8.
-    let quiet = ["f1e1", "h8g8", "e1f1", "g8h8"].repeat(4);
-    let lines: Vec<Vec<&str>> = vec![checks.clone().collect(), checks.collect(), quiet];
+    let defs = ini::load(text, "lines.ini").defs;
+    assert_eq!(defs.len(), lines.len());
     let jobs: Vec<Value> = defs
         .iter()
-        .zip(&lines)
+        .zip(lines)
         .map(|(d, line)| {
-            serde_json::json!({"variant": d.name, "seed": 1, "plies": 40, "style": "random",
-                "immediate": false, "moves": line})
+            serde_json::json!({"variant": d.name, "seed": 1, "plies": line.len(),
+                "style": "random", "immediate": false, "moves": line})
         })
         .collect();
     let games = playout(&path, &Value::Array(jobs));
     let file = path.display().to_string();
     let mut bad = Vec::new();
     for (def, game) in defs.iter().zip(&games) {
-        assert_eq!(game["end"], "optional", "{}: {game}", def.name);
+        assert!(game["end"].is_string(), "{}: no end: {game}", def.name);
         bad.extend(replay(def, &file, game, &def.name));
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+    games
+}
+
+/// Perpetual check (`perpetualCheckIllegal`): a repetition during which
+/// one side checked at every turn is lost by that side, whatever
+/// `nFoldValue` says; at the fourth occurrence with `nFoldRule = 4`, as
+/// in shogi. The queen checks from d4 and d3 while the king steps
+/// between h8 and h7.
+#[test]
+fn perpetual_check_loses_as_fairy_stockfish_says() {
+    let text = "[perpetual:chess]\nstartFen = 7k/8/8/8/8/8/8/K2Q4 w - - 0 1\n\
+        perpetualCheckIllegal = true\nnFoldValue = win\n\
+        [perpetual4:perpetual]\nnFoldRule = 4\n\
+        [quiet:perpetual]\nstartFen = 7k/8/8/8/8/8/8/K4Q2 w - - 0 1\n";
+    let checks = ["d1d4", "h8h7", "d4d3", "h7h8"]
+        .into_iter()
+        .chain(["d3d4", "h8h7", "d4d3", "h7h8"].repeat(4));
+    // Without checks: the queen between f1 and e1, the king between h8
+    // and g8.
+    let quiet = ["f1e1", "h8g8", "e1f1", "g8h8"].repeat(4);
+    let games = lines_end_alike(text, &[checks.clone().collect(), checks.collect(), quiet]);
     // The checked side (Black, to move) wins; without checks nFoldValue
     // (a win for the side to move) holds.
     let values: Vec<i64> = games.iter().map(|g| g["value"].as_i64().unwrap()).collect();
+    assert!(games.iter().all(|g| g["end"] == "optional"), "{games:?}");
     assert!(values.iter().all(|&v| v > 0), "{values:?}");
+}
+
+/// Shogi's ban on mate by a pawn drop (`shogiPawnDropMateIllegal`, set by
+/// the built-in parent `minishogi`): the king mated by a pawn just
+/// dropped wins; mated by a pawn's step, it loses.
+#[test]
+fn a_mate_by_a_pawn_drop_is_lost_by_the_dropper() {
+    let text = "[pawndrop:minishogi]\nstartFen = k4/5/1G1B1/5/4K[P] w 0 1\n\
+        [pawnstep:minishogi]\nstartFen = k4/5/PG1B1/5/4K[-] w 0 1\n";
+    let games = lines_end_alike(text, &[vec!["P@a4"], vec!["a3a4"]]);
+    assert!(games.iter().all(|g| g["end"] == "no move"), "{games:?}");
+    let values: Vec<i64> = games.iter().map(|g| g["value"].as_i64().unwrap()).collect();
+    assert!(values[0] > 0 && values[1] < 0, "{values:?}");
 }
 
 /// A definition's repetitions and move count end its games by

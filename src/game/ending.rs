@@ -49,7 +49,7 @@ pub(super) fn ending_after(
     let endings = cur.variant.spec().endings;
     if endings.repetition > 0 && repeats >= endings.repetition as usize {
         if endings.perpetual_check {
-            if let Some(o) = perpetual_check(positions, repeats, &endings) {
+            if let Some(o) = perpetual_check(positions, repeats) {
                 return Some(o);
             }
         }
@@ -86,7 +86,7 @@ fn repetition_outcome(mover: Color, times: usize, endings: &Endings) -> Outcome 
 /// each position where it was to move (the other side gave perpetual
 /// check, and loses), or the other side in each of its own, or both (a
 /// draw). `None`: no such check; the repetition's own result stands.
-fn perpetual_check(positions: &[Position], times: usize, endings: &Endings) -> Option<Outcome> {
+fn perpetual_check(positions: &[Position], times: usize) -> Option<Outcome> {
     let cur = positions.last()?;
     let last = positions.len() - 1;
     // The earliest occurrence counted: the `times`th, the last included.
@@ -113,7 +113,11 @@ fn perpetual_check(positions: &[Position], times: usize, endings: &Endings) -> O
         (true, true) => "a repetition with perpetual check by both sides",
         _ => "a repetition by perpetual check",
     };
-    Some(Outcome::new(result, reason.to_string(), endings.rule))
+    Some(Outcome::new(
+        result,
+        reason.to_string(),
+        "perpetualCheckIllegal",
+    ))
 }
 
 /// "3rd", "4th", "21st".

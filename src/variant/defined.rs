@@ -307,6 +307,7 @@ fn engine(pos: &Position) -> Option<&Pos> {
 fn rule_of(why: &str) -> &'static str {
     match why {
         "checkmate" => "checkmateValue",
+        "checkmate by a pawn drop" => "shogiPawnDropMateIllegal",
         "stalemate" => "stalemateValue",
         "extinction" => "extinctionValue",
         "flag" => "flagPiece",

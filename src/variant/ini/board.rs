@@ -53,6 +53,9 @@ pub struct State {
     /// The pieces promoted shogi-style, by square, with the kind each
     /// was (written `+P`; back to hand as that kind), in square order.
     pub unpromoted: Vec<(u8, u8)>,
+    /// The kind of the piece the last move dropped, if it was a drop
+    /// (`shogiPawnDropMateIllegal` asks); not part of a position's text.
+    pub last_drop: Option<u8>,
 }
 
 /// The state of a position that is not a defined variant's: no squares.
@@ -64,6 +67,7 @@ static NO_STATE: State = State {
     hands: [Vec::new(), Vec::new()],
     promoted: 0,
     unpromoted: Vec::new(),
+    last_drop: None,
 };
 
 impl State {
@@ -74,12 +78,13 @@ impl State {
         self.castling == other.castling && self.ep == other.ep && self.hands == other.hands
     }
 
-    /// The state with the promoted pieces forgotten: equal to another's
-    /// exactly when [`State::repeats`] says so.
+    /// The state with the promoted pieces and the last drop forgotten:
+    /// equal to another's exactly when [`State::repeats`] says so.
     pub fn without_promotions(&self) -> State {
         State {
             promoted: 0,
             unpromoted: Vec::new(),
+            last_drop: None,
             ..self.clone()
         }
     }
@@ -139,6 +144,7 @@ impl Position {
                 hands: [vec![0; hand_size], vec![0; hand_size]],
                 promoted: 0,
                 unpromoted: Vec::new(),
+                last_drop: None,
             })),
         }
     }

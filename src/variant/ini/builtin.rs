@@ -330,6 +330,175 @@ pocketSize = 2
 startFen = rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR[] w KQkq - 0 1
 pieceDrops = true
 capturesToHand = true
+
+[minishogi]
+variantTemplate = shogi
+maxRank = 5
+maxFile = 5
+shogiPawn = p
+silver = s
+gold = g
+bishop = b
+dragonHorse = h
+rook = r
+bers = d
+king = k
+startFen = rbsgk/4p/5/P4/KGSBR[-] w 0 1
+pieceDrops = true
+capturesToHand = true
+promotionRegionWhite = *5
+promotionRegionBlack = *1
+doubleStep = false
+castling = false
+promotedPieceType = p:g s:g b:h r:d
+dropNoDoubled = p
+immobilityIllegal = true
+shogiPawnDropMateIllegal = true
+stalemateValue = loss
+nFoldRule = 4
+nMoveRule = 0
+perpetualCheckIllegal = true
+nFoldValue = loss
+nFoldValueAbsolute = true
+
+[shogi:minishogi]
+maxRank = 9
+maxFile = 9
+lance = l
+shogiKnight = n
+startFen = lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w 0 1
+promotionRegionWhite = *7 *8 *9
+promotionRegionBlack = *3 *2 *1
+promotedPieceType = l:g n:g
+nFoldValue = draw
+nFoldValueAbsolute = false
+
+[shoshogi:shogi]
+king = -
+commoner = k
+customPiece1 = e:FsfW
+startFen = lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL w 0 1
+capturesToHand = false
+pieceDrops = false
+promotedPieceType = e:k
+castlingKingPiece = k
+extinctionValue = loss
+extinctionPieceTypes = k
+extinctionPseudoRoyal = true
+extinctionPieceCount = 0
+
+[gorogoro:minishogi]
+maxRank = 6
+startFen = sgkgs/5/1ppp1/1PPP1/5/SGKGS[-] w 0 1
+promotionRegionWhite = *5 *6
+promotionRegionBlack = *2 *1
+nFoldValue = draw
+nFoldValueAbsolute = false
+
+[judkins:minishogi]
+maxRank = 6
+maxFile = 6
+shogiKnight = n
+startFen = rbnsgk/5p/6/6/P5/KGSNBR[-] w 0 1
+promotionRegionWhite = *5 *6
+promotionRegionBlack = *2 *1
+promotedPieceType = n:g
+nFoldValue = draw
+nFoldValueAbsolute = false
+
+[euroshogi:minishogi]
+maxRank = 8
+maxFile = 8
+customPiece1 = n:fNsW
+startFen = 1nbgkgn1/1r4b1/pppppppp/8/8/PPPPPPPP/1B4R1/1NGKGBN1[-] w 0 1
+promotionRegionWhite = *6 *7 *8
+promotionRegionBlack = *3 *2 *1
+promotedPieceType = n:g
+mandatoryPiecePromotion = true
+nFoldValue = draw
+nFoldValueAbsolute = false
+
+[kyotoshogi:minishogi]
+lance = l
+shogiKnight = n
+startFen = p+nks+l/5/5/5/+LSK+NP[-] w 0 1
+promotionRegionWhite = *1 *2 *3 *4 *5
+promotionRegionBlack = *1 *2 *3 *4 *5
+mandatoryPiecePromotion = true
+pieceDemotion = true
+dropPromoted = true
+promotedPieceType = l:g s:b n:g p:r b:- r:-
+immobilityIllegal = false
+shogiPawnDropMateIllegal = false
+dropNoDoubled = -
+nFoldValue = draw
+nFoldValueAbsolute = false
+
+[micro:kyotoshogi]
+maxFile = 4
+startFen = kb+r+l/p3/4/3P/+L+RBK[-] w 0 1
+piecePromotionOnCapture = true
+promotedPieceType = l:s b:g r:g p:n s:- n:-
+
+[dobutsu]
+variantTemplate = shogi
+maxRank = 4
+maxFile = 3
+shogiPawn = c
+gold = h
+fers = e
+wazir = g
+commoner = l
+startFen = gle/1c1/1C1/ELG[-] w 0 1
+pieceDrops = true
+capturesToHand = true
+promotionRegionWhite = *4
+promotionRegionBlack = *1
+doubleStep = false
+castling = false
+promotedPieceType = c:h
+mandatoryPiecePromotion = true
+stalemateValue = loss
+nFoldRule = 4
+nMoveRule = 0
+extinctionValue = loss
+extinctionPieceTypes = l
+flagPiece = l
+flagRegionWhite = *4
+flagRegionBlack = *1
+flagPieceSafe = true
+
+[torishogi]
+variantTemplate = shogi
+maxRank = 7
+maxFile = 7
+shogiPawn = s
+king = k
+customPiece1 = f:FsfW
+customPiece2 = c:FvW
+customPiece3 = l:fRrbBlbF
+customPiece4 = r:fRlbBrbF
+customPiece5 = p:bFfD
+customPiece6 = g:fAbD
+customPiece7 = e:KbRfBbF2
+startFen = rpckcpl/3f3/sssssss/2s1S2/SSSSSSS/3F3/LPCKCPR[-] w 0 1
+pieceDrops = true
+capturesToHand = true
+promotionRegionWhite = *6 *7
+promotionRegionBlack = *2 *1
+doubleStep = false
+castling = false
+promotedPieceType = s:g f:e
+mandatoryPiecePromotion = true
+dropNoDoubled = s
+dropNoDoubledCount = 2
+immobilityIllegal = true
+shogiPawnDropMateIllegal = true
+stalemateValue = loss
+nFoldValue = win
+nFoldRule = 4
+nMoveRule = 0
+perpetualCheckIllegal = true
 ";
 
 /// The built-in parents, read once.

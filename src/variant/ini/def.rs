@@ -231,6 +231,9 @@ pub struct Def {
     /// (`dropNoDoubled`, `dropNoDoubledCount`: shogi's two pawns on a file).
     pub drop_no_doubled: Option<usize>,
     pub drop_no_doubled_count: i32,
+    /// A checkmate by a shogi pawn just dropped is won by the side mated
+    /// (`shogiPawnDropMateIllegal`).
+    pub shogi_pawn_drop_mate_illegal: bool,
     /// A drop may give check (`dropChecks`).
     pub drop_checks: bool,
     /// While a side holds pieces in hand (of `must_drop_type`; `None`:
@@ -450,6 +453,7 @@ impl Def {
             drop_region: [Region::MAX, Region::MAX],
             drop_no_doubled: None,
             drop_no_doubled_count: 1,
+            shogi_pawn_drop_mate_illegal: false,
             drop_checks: true,
             must_drop: false,
             must_drop_type: None,

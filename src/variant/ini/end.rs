@@ -177,6 +177,18 @@ pub fn immediate_end(def: &Def, pos: &Pos) -> Option<End> {
     None
 }
 
+/// Whether the check of a checkmate is by a shogi pawn the last move
+/// dropped, which `shogiPawnDropMateIllegal` makes a win for the side
+/// mated (Fairy-Stockfish's `checkmate_value`: a drop discovers no other
+/// check, so the pawn is the only checker).
+fn pawn_drop_mate(def: &Def, pos: &Pos) -> bool {
+    def.shogi_pawn_drop_mate_illegal
+        && pos
+            .state()
+            .last_drop
+            .is_some_and(|k| def.kinds[k as usize].name == "shogiPawn")
+}
+
 /// The game's end decided by the position alone: the immediate ends,
 /// then the n-move rule (unless it is checkmate; before stalemate, as
 /// Fairy-Stockfish's `is_optional_game_end` comes before its search finds
@@ -197,7 +209,9 @@ pub fn outcome(def: &Def, pos: &Pos) -> Option<End> {
         });
     }
     if no_move {
-        let (score, why) = if check {
+        let (score, why) = if check && pawn_drop_mate(def, pos) {
+            (Score::Win, "checkmate by a pawn drop")
+        } else if check {
             (def.checkmate, "checkmate")
         } else {
             (def.stalemate, "stalemate")

@@ -545,6 +545,10 @@ fn play_onto(def: &Def, pos: &Pos, mv: &CellMove, p: &mut Pos) {
         }
     }
     let change = promote::change(def, pos, mv);
+    p.state_mut().last_drop = (mv.kind == CellKind::Drop)
+        .then(|| def.kind_of_role(mv.promotion.unwrap_or(mv.role)))
+        .flatten()
+        .map(|k| k as u8);
     let rook_from = match mv.kind {
         CellKind::Drop => {
             let kind = def.kind_of_role(mv.role).unwrap_or(0);

@@ -102,11 +102,6 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
         "stalemate by piece count is not supported",
     ),
     (
-        "shogiPawnDropMateIllegal",
-        "false",
-        "the ban on mate by a pawn drop is not supported",
-    ),
-    (
         "shatarMateRule",
         "false",
         "the Shatar mate rule is not supported",
@@ -850,6 +845,10 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
         ("firstRankPawnDrops", &mut def.first_rank_pawn_drops),
         ("promotionZonePawnDrops", &mut def.promotion_zone_pawn_drops),
         ("dropPromoted", &mut def.drop_promoted),
+        (
+            "shogiPawnDropMateIllegal",
+            &mut def.shogi_pawn_drop_mate_illegal,
+        ),
         ("blastOnCapture", &mut def.blast_on_capture),
     ] {
         if let Some(e) = rd.get(key) {
