@@ -231,6 +231,13 @@ pub struct Def {
     /// (`dropNoDoubled`, `dropNoDoubledCount`: shogi's two pawns on a file).
     pub drop_no_doubled: Option<usize>,
     pub drop_no_doubled_count: i32,
+    /// Where each side's pieces of a type may go, move, drop and attack
+    /// (`mobilityRegionWhiteKing`, ...): Fairy-Stockfish's type names, as
+    /// it keeps them by type; [`Region::MAX`] for no bound.
+    pub mobility_regions: Vec<(String, [Region; 2])>,
+    /// Each kind's [`Def::mobility_regions`], by index, found by
+    /// [`Def::compile`].
+    pub mobility: Vec<[Region; 2]>,
     /// A checkmate by a shogi pawn just dropped is won by the side mated
     /// (`shogiPawnDropMateIllegal`).
     pub shogi_pawn_drop_mate_illegal: bool,
@@ -453,6 +460,8 @@ impl Def {
             drop_region: [Region::MAX, Region::MAX],
             drop_no_doubled: None,
             drop_no_doubled_count: 1,
+            mobility_regions: Vec::new(),
+            mobility: Vec::new(),
             shogi_pawn_drop_mate_illegal: false,
             drop_checks: true,
             must_drop: false,
@@ -597,6 +606,16 @@ impl Def {
             self.kind_by_role[role.index()] = Some(i as u8);
         }
         self.promotes_to = super::promote::compile(self)?;
+        self.mobility = self
+            .kinds
+            .iter()
+            .map(|k| {
+                self.mobility_regions
+                    .iter()
+                    .find(|(n, _)| *n == k.name)
+                    .map_or([Region::MAX; 2], |r| r.1)
+            })
+            .collect();
         for color in 0..2 {
             let turn = |(dy, dx): (i8, i8)| if color == 0 { (dy, dx) } else { (-dy, -dx) };
             let mut list = Vec::new();
@@ -683,7 +702,9 @@ impl Def {
     /// [`Def::safety`].
     fn safety_tables(&self) -> Option<Tables> {
         let king = self.king()?;
-        if self.role(king) != Role::King || self.blast_on_capture || self.flying_general {
+        let bounded = self.mobility.iter().any(|r| *r != [Region::MAX; 2]);
+        if self.role(king) != Role::King || self.blast_on_capture || self.flying_general || bounded
+        {
             return None;
         }
         // Fairy-Stockfish's pawn takes diagonally forward, whatever its

@@ -8,7 +8,7 @@
 //! (`super::end`); pseudo-royal pieces are judged in `super::royal`.
 
 use super::board::{Man, Pos};
-use super::def::{Def, Part, Reach};
+use super::def::{Def, Part, Reach, Region};
 use super::end::immediate_end;
 use super::promote::{self, Change};
 use super::royal::{pseudo_royals, pseudo_royals_safe, royal_attacked};
@@ -143,7 +143,12 @@ pub fn attacked_by_walking(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
     }
     let (tf, tr) = pos.file_rank(target);
     let color = if by == 0 { Color::White } else { Color::Black };
-    let is = |s: u8, role| pos.piece_at(s) == Some(Piece::new(color, role));
+    // A piece attacks only within its mobility region.
+    let bounded = |role| {
+        def.kind_of_role(role)
+            .is_some_and(|k| !pos.region_has(def.mobility[k][by as usize], target))
+    };
+    let is = |s: u8, role| pos.piece_at(s) == Some(Piece::new(color, role)) && !bounded(role);
     // The first piece met walking back from `from` by `(dx, dy)`: its
     // square, its distance and its file and rank.
     let first = |dx: i8, dy: i8, from: (i8, i8)| {
@@ -240,12 +245,22 @@ fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<CellMove>) {
             continue;
         };
         let kind = &def.kinds[m.kind as usize];
+        let start = out.len();
         if kind.part == Part::Pawn {
             pawn_moves(def, pos, from, out);
-            continue;
+        } else {
+            plain_moves(def, pos, from, m.kind as usize, &mut buf, out);
         }
-        let start = out.len();
-        plain_moves(def, pos, from, m.kind as usize, &mut buf, out);
+        // A mobility region bounds where the piece may go, as it bounds
+        // what it attacks.
+        let region = def.mobility[m.kind as usize][us as usize];
+        if region != Region::MAX {
+            let inside: Vec<CellMove> = out
+                .drain(start..)
+                .filter(|m| pos.region_has(region, pos.number_at(m.to as usize)))
+                .collect();
+            out.extend(inside);
+        }
         if kind.part == Part::Plain {
             promote::piece_moves(def, pos, from, m.kind as usize, out, start);
         }
@@ -341,6 +356,7 @@ fn drops(def: &Def, pos: &Pos, out: &mut Vec<CellMove>) {
         for to in 0..pos.square_count() {
             if !pos.is_empty_at(to)
                 || !pos.region_has(region, to)
+                || !pos.region_has(def.mobility[kind][us as usize], to)
                 || closed[pos.file_rank(to).0 as usize]
             {
                 continue;

@@ -511,12 +511,19 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
     names.push(("king", KING_ORDER));
     names.sort_by_key(|p| p.1);
     for (name, order) in names {
-        for color in ["White", "Black"] {
+        for (c, color) in ["White", "Black"].into_iter().enumerate() {
             let mut cap = name.to_string();
             cap[..1].make_ascii_uppercase();
-            let key = format!("mobilityRegion{color}{cap}");
-            if let Some(e) = section.entries.iter().find(|e| e.key == key) {
-                return Err(err(e, "mobility regions are not supported"));
+            if let Some(e) = rd.get(&format!("mobilityRegion{color}{cap}")) {
+                let r = region(e)?;
+                match def.mobility_regions.iter_mut().find(|(n, _)| n == name) {
+                    Some((_, regions)) => regions[c] = r,
+                    None => {
+                        let mut regions = [Region::MAX; 2];
+                        regions[c] = r;
+                        def.mobility_regions.push((name.to_string(), regions));
+                    }
+                }
             }
         }
         let Some(e) = rd.get(name) else { continue };

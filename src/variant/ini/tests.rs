@@ -242,3 +242,31 @@ fn the_shared_attack_test_agrees_with_the_walk_back() {
     );
     assert!(squares > 500_000, "{squares}");
 }
+
+#[test]
+fn a_mobility_region_bounds_where_a_piece_goes_and_what_it_attacks() {
+    let def = one(
+        "[m:chess]\nmobilityRegionWhiteKnight = *1 *2 *3 *4\n\
+         mobilityRegionBlackKing = d8 e8 f8\ncastling = false\n",
+        "m",
+    );
+    // The knight on d4 would check e6 and go to c6 or e6: neither is in
+    // its region.
+    let pos = Pos::from_fen(&def, "8/8/8/4k3/3N4/8/8/4K3 b - - 0 1").unwrap();
+    assert!(!gen::in_check(&def, &pos));
+    let white = Pos::from_fen(&def, "8/8/8/4k3/3N4/8/8/4K3 w - - 0 1").unwrap();
+    let knight: Vec<String> = gen::legal_moves(&def, &white)
+        .iter()
+        .map(|m| white.uci(&def, m))
+        .filter(|m| m.starts_with("d4"))
+        .collect();
+    assert_eq!(knight, ["d4c2", "d4e2", "d4b3", "d4f3"]);
+    // Black's king keeps to d8, e8 and f8.
+    let king = Pos::from_fen(&def, "4k3/8/8/8/8/8/8/4K3 b - - 0 1").unwrap();
+    let mut moves: Vec<String> = gen::legal_moves(&def, &king)
+        .iter()
+        .map(|m| king.uci(&def, m))
+        .collect();
+    moves.sort();
+    assert_eq!(moves, ["e8d8", "e8f8"]);
+}
