@@ -724,7 +724,9 @@ fn blast(def: &Def, p: &mut Pos, at: u8) -> Vec<u8> {
 fn can_move_from(def: &Def, pos: &Pos, man: Man, sq: u8) -> bool {
     let q = &def.kinds[man.kind as usize].betza.quiet;
     let (f, r) = pos.file_rank(sq);
-    q.leaps.keys().chain(q.slides.keys()).any(|&d| {
+    // A hopper counts as a rider here, as in Fairy-Stockfish's pseudo
+    // moves on an empty board.
+    q.leaps.keys().chain(q.slides.keys()).chain(q.hops.keys()).any(|&d| {
         let (dy, dx) = turned(man.color, d);
         pos.sq(f + dx, r + dy).is_some()
     })
