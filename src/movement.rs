@@ -197,6 +197,12 @@ pub fn parse_betza(text: &str) -> Result<Movement, BetzaError> {
                 if hopper && lame {
                     return Err(refuse("a lame hopper is not supported"));
                 }
+                if hopper && !grass && distance >= 2 {
+                    return Err(refuse(
+                        "a hopper with a range of two or more is not supported (Fairy-Stockfish \
+                         counts that range from the start, the hurdle included)",
+                    ));
+                }
                 if !quiet && !capture {
                     quiet = true;
                     capture = true;
