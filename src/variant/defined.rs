@@ -312,6 +312,7 @@ fn rule_of(why: &str) -> &'static str {
         "extinction" => "extinctionValue",
         "flag" => "flagPiece",
         "connection" => "connectN",
+        "castling" => "castlingWins",
         _ => "nMoveRule",
     }
 }

@@ -56,6 +56,10 @@ pub struct State {
     /// The kind of the piece the last move dropped, if it was a drop
     /// (`shogiPawnDropMateIllegal` asks); not part of a position's text.
     pub last_drop: Option<u8>,
+    /// The side of the castling the last move was, if it was one (0
+    /// kingside, 1 queenside: `castlingWins` asks); not part of a
+    /// position's text.
+    pub castled: Option<u8>,
 }
 
 /// The state of a position that is not a defined variant's: no squares.
@@ -68,6 +72,7 @@ static NO_STATE: State = State {
     promoted: 0,
     unpromoted: Vec::new(),
     last_drop: None,
+    castled: None,
 };
 
 impl State {
@@ -78,13 +83,15 @@ impl State {
         self.castling == other.castling && self.ep == other.ep && self.hands == other.hands
     }
 
-    /// The state with the promoted pieces and the last drop forgotten:
+    /// The state with the promoted pieces and the last move's drop or
+    /// castling forgotten:
     /// equal to another's exactly when [`State::repeats`] says so.
     pub fn without_promotions(&self) -> State {
         State {
             promoted: 0,
             unpromoted: Vec::new(),
             last_drop: None,
+            castled: None,
             ..self.clone()
         }
     }
@@ -145,6 +152,7 @@ impl Position {
                 promoted: 0,
                 unpromoted: Vec::new(),
                 last_drop: None,
+                castled: None,
             })),
         }
     }

@@ -60,6 +60,18 @@ impl Score {
     }
 }
 
+/// How a drawn end is decided by the pieces on the board instead
+/// (`materialCounting`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Counting {
+    /// The side with more pieces wins; equal, a draw.
+    Unweighted,
+    /// White wins.
+    WhiteDrawOdds,
+    /// Black wins.
+    BlackDrawOdds,
+}
+
 /// What part a piece kind plays beyond its movement.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Part {
@@ -194,6 +206,19 @@ pub struct Def {
     /// (`connectHorizontal`, `connectVertical`, `connectDiagonal`).
     pub connect_lines: [bool; 3],
     pub connect_value: Score,
+    /// A side whose move makes a square of `connect_nxn` by
+    /// `connect_nxn` of its connecting pieces scores `connect_value`
+    /// (`connectNxN`; 0: no such rule).
+    pub connect_nxn: u32,
+    /// So too `collinear_n` of them on one line, gaps allowed
+    /// (`collinearN`).
+    pub collinear_n: u32,
+    /// `[color][0 kingside, 1 queenside]`: castling so wins, and losing
+    /// every such right loses (`castlingWins`).
+    pub castling_wins: [[bool; 2]; 2],
+    /// A drawn end by the n-move rule or by stalemate is decided by the
+    /// pieces instead (`materialCounting`).
+    pub material_counting: Option<Counting>,
     pub n_move_rule: u32,
     pub n_fold_rule: u32,
     pub n_fold_value: Score,
@@ -444,6 +469,10 @@ impl Def {
             },
             connect_lines: [true; 3],
             connect_value: Score::Win,
+            connect_nxn: 0,
+            collinear_n: 0,
+            castling_wins: [[false; 2]; 2],
+            material_counting: None,
             n_move_rule: 50,
             n_fold_rule: 3,
             n_fold_value: Score::Draw,
@@ -606,6 +635,16 @@ impl Def {
             self.kind_by_role[role.index()] = Some(i as u8);
         }
         self.promotes_to = super::promote::compile(self)?;
+        if self.material_counting.is_some()
+            && self.n_fold_rule > 0
+            && self.n_fold_value == Score::Draw
+        {
+            return Err(
+                "materialCounting after a drawn repetition is not supported: set nFoldRule = 0 \
+                 or an nFoldValue other than draw"
+                    .into(),
+            );
+        }
         self.mobility = self
             .kinds
             .iter()

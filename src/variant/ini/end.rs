@@ -5,7 +5,7 @@
 //! their values.
 
 use super::board::Pos;
-use super::def::{Def, Score};
+use super::def::{Counting, Def, Score};
 use super::gen::{attacked, in_check, legal_ignoring_end};
 
 /// A game's end: the result for White (1 win, 0 draw, -1 loss) and why.
@@ -68,10 +68,11 @@ fn with_hand(def: &Def, pos: &Pos, color: u8, kind: Option<usize>) -> i32 {
 }
 
 /// Whether `side` has `connectN` of its connecting pieces in a line
-/// along a rank, a file or a diagonal, as the variant counts them.
+/// along a rank, a file or a diagonal, as the variant counts them; or a
+/// square of `connectNxN` on a side; or `collinearN` on one such line,
+/// gaps allowed.
 fn connected(def: &Def, pos: &Pos, side: u8) -> bool {
-    let n = def.connect_n as i8;
-    if n == 0 {
+    if def.connect_n == 0 && def.connect_nxn == 0 && def.collinear_n == 0 {
         return false;
     }
     let mine = |f: i8, r: i8| {
@@ -89,11 +90,60 @@ fn connected(def: &Def, pos: &Pos, side: u8) -> bool {
             steps.extend_from_slice(line);
         }
     }
-    pos.squares_of(side).any(|s| {
-        let (f, r) = pos.file_rank(s);
-        steps
-            .iter()
-            .any(|&(df, dr)| (0..n).all(|i| mine(f + i * df, r + i * dr)))
+    let n = def.connect_n as i8;
+    let line = n > 0
+        && pos.squares_of(side).any(|s| {
+            let (f, r) = pos.file_rank(s);
+            steps
+                .iter()
+                .any(|&(df, dr)| (0..n).all(|i| mine(f + i * df, r + i * dr)))
+        });
+    let n = def.connect_nxn as i8;
+    let square = n > 0
+        && pos.squares_of(side).any(|s| {
+            let (f, r) = pos.file_rank(s);
+            (0..n).all(|i| (0..n).all(|j| mine(f + i, r + j)))
+        });
+    // Each line once, from its first square on the board.
+    let n = def.collinear_n as usize;
+    let collinear = n > 0
+        && (0..pos.square_count()).any(|s| {
+            let (f, r) = pos.file_rank(s);
+            steps.iter().any(|&(df, dr)| {
+                pos.sq(f - df, r - dr).is_none()
+                    && (0..)
+                        .map_while(|i| {
+                            pos.sq(f + i * df, r + i * dr)
+                                .map(|_| mine(f + i * df, r + i * dr))
+                        })
+                        .filter(|&m| m)
+                        .count()
+                        >= n
+            })
+        });
+    line || square || collinear
+}
+
+/// `castlingWins`: the side that has just castled so wins; a side that
+/// has lost every such right loses (the side that moved looked at
+/// first), as Fairy-Stockfish's `is_immediate_game_end` says.
+fn castling_end(def: &Def, pos: &Pos) -> Option<End> {
+    let stm = pos.us();
+    let mover = 1 - stm;
+    let lose = |c: u8| End {
+        white: if c == 0 { -1 } else { 1 },
+        why: "castling",
+    };
+    if let Some(side) = pos.state().castled {
+        if def.castling_wins[mover as usize][side as usize] {
+            return Some(lose(stm));
+        }
+    }
+    [mover, stm].into_iter().find_map(|c| {
+        let wins = def.castling_wins[c as usize];
+        let rights = pos.state().castling[c as usize];
+        let kept = (0..2).any(|side| wins[side] && rights[side].is_some());
+        (wins.contains(&true) && !kept).then(|| lose(c))
     })
 }
 
@@ -165,6 +215,9 @@ pub fn immediate_end(def: &Def, pos: &Pos) -> Option<End> {
             });
         }
     }
+    if let Some(e) = castling_end(def, pos) {
+        return Some(e);
+    }
     if connected(def, pos, 1 - stm) {
         // The side that made the line scores `connectValue`.
         if let Some(v) = score_white(def.connect_value, 1 - stm) {
@@ -189,6 +242,16 @@ fn pawn_drop_mate(def: &Def, pos: &Pos) -> bool {
             .is_some_and(|k| def.kinds[k as usize].name == "shogiPawn")
 }
 
+/// A drawn end decided by the pieces instead (`materialCounting`): the
+/// result for White.
+fn counted(def: &Def, pos: &Pos) -> Option<i8> {
+    Some(match def.material_counting? {
+        Counting::Unweighted => (pos.count(def, 0, None) - pos.count(def, 1, None)).signum() as i8,
+        Counting::WhiteDrawOdds => 1,
+        Counting::BlackDrawOdds => -1,
+    })
+}
+
 /// The game's end decided by the position alone: the immediate ends,
 /// then the n-move rule (unless it is checkmate; before stalemate, as
 /// Fairy-Stockfish's `is_optional_game_end` comes before its search finds
@@ -204,7 +267,7 @@ pub fn outcome(def: &Def, pos: &Pos) -> Option<End> {
         && !(no_move && check)
     {
         return Some(End {
-            white: 0,
+            white: counted(def, pos).unwrap_or(0),
             why: "n-move rule",
         });
     }
@@ -216,10 +279,11 @@ pub fn outcome(def: &Def, pos: &Pos) -> Option<End> {
         } else {
             (def.stalemate, "stalemate")
         };
-        return Some(End {
-            white: score_white(score, pos.us()).unwrap_or(0),
-            why,
-        });
+        let white = match score_white(score, pos.us()).unwrap_or(0) {
+            0 if !check => counted(def, pos).unwrap_or(0),
+            v => v,
+        };
+        return Some(End { white, why });
     }
     None
 }

@@ -565,6 +565,13 @@ fn play_onto(def: &Def, pos: &Pos, mv: &CellMove, p: &mut Pos) {
         .then(|| def.kind_of_role(mv.promotion.unwrap_or(mv.role)))
         .flatten()
         .map(|k| k as u8);
+    p.state_mut().castled = match mv.kind {
+        CellKind::Castle { rook, .. } => {
+            let rook_file = pos.file_rank(pos.number_at(rook as usize)).0;
+            Some(u8::from(rook_file < pos.file_rank(from).0))
+        }
+        _ => None,
+    };
     let rook_from = match mv.kind {
         CellKind::Drop => {
             let kind = def.kind_of_role(mv.role).unwrap_or(0);

@@ -5,8 +5,8 @@
 //! stands and why, never a definition with that key left out.
 
 use super::def::{
-    bit, file_region, named_order, rank_region, Def, KindSet, Region, Score, CODED, CUSTOM_COUNT,
-    CUSTOM_ORDER, FILES, KING_ORDER, NAMED, RANKS,
+    bit, file_region, named_order, rank_region, Counting, Def, KindSet, Region, Score, CODED,
+    CUSTOM_COUNT, CUSTOM_ORDER, FILES, KING_ORDER, NAMED, RANKS,
 };
 use super::lex::{At, Entry, Section};
 use std::collections::BTreeMap;
@@ -110,17 +110,11 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
     ("dupleCheck", "false", "duple check is not supported"),
     ("checkCounting", "false", "check counting is not supported"),
     (
-        "materialCounting",
-        "none",
-        "material counting is not supported",
-    ),
-    (
         "adjudicateFullBoard",
         "false",
         "full-board adjudication is not supported",
     ),
     ("countingRule", "none", "counting rules are not supported"),
-    ("castlingWins", "-", "castling wins are not supported"),
     (
         "tripleStepRegionWhite",
         "-",
@@ -162,14 +156,6 @@ const REFUSED: &[(&str, &str)] = &[
     (
         "connectRegion2Black",
         "connecting two regions is not supported",
-    ),
-    (
-        "connectNxN",
-        "connecting a square of pieces is not supported",
-    ),
-    (
-        "collinearN",
-        "pieces in a line with gaps (collinearN) are not supported",
     ),
 ];
 
@@ -841,6 +827,43 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
         if let Some(e) = rd.get(key) {
             def.connect_lines[i] = boolean(e)?;
         }
+    }
+    for (key, field) in [
+        ("connectNxN", &mut def.connect_nxn),
+        ("collinearN", &mut def.collinear_n),
+    ] {
+        if let Some(e) = rd.get(key) {
+            *field = u32::try_from(int(e)?).map_err(|_| err(e, "must not be negative"))?;
+        }
+    }
+    if let Some(e) = rd.get("castlingWins") {
+        let mut wins = [[false; 2]; 2];
+        for c in e.value.chars().filter(|c| !c.is_whitespace()) {
+            match c {
+                '-' => break,
+                'K' => wins[0][0] = true,
+                'Q' => wins[0][1] = true,
+                'k' => wins[1][0] = true,
+                'q' => wins[1][1] = true,
+                _ => return Err(err(e, format!("`{c}` is not K, Q, k or q"))),
+            }
+        }
+        def.castling_wins = wins;
+    }
+    if let Some(e) = rd.get("materialCounting") {
+        def.material_counting = match e.value.as_str() {
+            "none" => None,
+            "unweighted" => Some(Counting::Unweighted),
+            "whitedrawodds" => Some(Counting::WhiteDrawOdds),
+            "blackdrawodds" => Some(Counting::BlackDrawOdds),
+            "janggi" => return Err(err(e, "Janggi's material count is not supported")),
+            v => {
+                return Err(err(
+                    e,
+                    format!("`{v}` is not none, unweighted, whitedrawodds or blackdrawodds"),
+                ))
+            }
+        };
     }
     if let Some(e) = rd.get("connectValue") {
         def.connect_value = score(e)?;
