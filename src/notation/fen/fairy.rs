@@ -190,6 +190,25 @@ impl Position {
             pos.check_kings(def)
                 .map_err(|m| ParseError::new(part(0, board.len()), m))?;
         }
+        // A third field that starts with a digit: no castling rights nor
+        // en passant square; the clocks are read from there on as
+        // Fairy-Stockfish's stream reads two numbers (`w 7+7 0 1` is
+        // halfmove 7, move 7; the rest is left unread).
+        if let Some((first, at)) =
+            field(2).filter(|f| f.0.starts_with(|c: char| c.is_ascii_digit()))
+        {
+            let _ = first;
+            let (halfmove, rest) = leading_number(&fen[at.start..]);
+            let (fullmove, _) = leading_number(rest);
+            if let Some(h) = halfmove {
+                pos.halfmove = u32::try_from(h).unwrap_or(0);
+            }
+            if let Some(f) = fullmove {
+                pos.fullmove = u32::try_from(f).unwrap_or(1).max(1);
+            }
+            pos.sync();
+            return Ok(pos);
+        }
         let (castling, cspan) = field(2).unwrap_or(("-", end));
         let mut rights = Vec::new();
         for c in castling.chars() {
@@ -613,6 +632,19 @@ impl Position {
     }
 }
 
+/// The number at the start of `text` after blanks, as a C++ stream reads
+/// one (`+7` is 7, `7+7` is 7 with `+7` left), and the text after it;
+/// `None` where there is none.
+fn leading_number(text: &str) -> (Option<i64>, &str) {
+    let t = text.trim_start();
+    let sign = usize::from(t.starts_with(['+', '-']));
+    let digits = t[sign..].bytes().take_while(u8::is_ascii_digit).count();
+    match t[..sign + digits].parse::<i64>() {
+        Ok(n) if digits > 0 => (Some(n), &t[sign + digits..]),
+        _ => (None, t),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::variant::ini;
@@ -642,6 +674,30 @@ mod tests {
             let e = super::Pos::from_fen(def, fen).expect_err(fen);
             assert_eq!(&fen[e.span.start..e.span.end], part, "{fen}: {e}");
             assert!(e.message.contains(why), "{fen}: {e}");
+        }
+    }
+
+    /// Without castling and en passant fields, the clocks are read as
+    /// Fairy-Stockfish reads them (its file's `rookmate` starts
+    /// `w 7+7 0 1`, which pyffish reads as `w - - 7 7`).
+    #[test]
+    fn clocks_after_the_side_are_read_as_fairy_stockfish_reads_them() {
+        let text =
+            "[small:chess]\nmaxFile = 4\nmaxRank = 4\nstartFen = rnbk/pppp/PPPP/RNBK w 0 1\n";
+        let def = ini::load(text, "t.ini").defs[0].clone();
+        for (fen, out) in [
+            (
+                "rnbk/pppp/PPPP/RNBK w 7+7 0 1",
+                "rnbk/pppp/PPPP/RNBK w - - 7 7",
+            ),
+            ("rnbk/pppp/PPPP/RNBK b 0 1", "rnbk/pppp/PPPP/RNBK b - - 0 1"),
+            (
+                "rnbk/pppp/PPPP/RNBK w 5 12",
+                "rnbk/pppp/PPPP/RNBK w - - 5 12",
+            ),
+        ] {
+            let pos = super::Pos::from_fen(&def, fen).unwrap();
+            assert_eq!(pos.to_fen(&def), out);
         }
     }
 }

@@ -733,10 +733,14 @@ fn can_move_from(def: &Def, pos: &Pos, man: Man, sq: u8) -> bool {
     let (f, r) = pos.file_rank(sq);
     // A hopper counts as a rider here, as in Fairy-Stockfish's pseudo
     // moves on an empty board.
-    q.leaps.keys().chain(q.slides.keys()).chain(q.hops.keys()).any(|&d| {
-        let (dy, dx) = turned(man.color, d);
-        pos.sq(f + dx, r + dy).is_some()
-    })
+    q.leaps
+        .keys()
+        .chain(q.slides.keys())
+        .chain(q.hops.keys())
+        .any(|&d| {
+            let (dy, dx) = turned(man.color, d);
+            pos.sq(f + dx, r + dy).is_some()
+        })
 }
 
 fn is_capture(pos: &Pos, mv: &CellMove) -> bool {
