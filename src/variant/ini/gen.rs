@@ -699,7 +699,8 @@ fn play_onto(def: &Def, pos: &Pos, mv: &CellMove, p: &mut Pos) {
 
 /// The explosion of a capture on `at` (`blastOnCapture`, Fairy-Stockfish's
 /// `do_move`): the piece that took, and every piece but a pawn on the
-/// eight squares around, of either side, unless its kind is immune. It
+/// eight squares around, of either side, unless its kind is immune; with
+/// `capturesToHand`, each to the hand of the side it did not belong to. It
 /// centres on where the taker lands, also for en passant. Returns the
 /// squares emptied.
 fn blast(def: &Def, p: &mut Pos, at: u8) -> Vec<u8> {
@@ -717,6 +718,21 @@ fn blast(def: &Def, p: &mut Pos, at: u8) -> Vec<u8> {
             let kind = man.kind as usize;
             if (sq != at && pawn == Some(kind)) || def.blast_immune.contains(kind) {
                 continue;
+            }
+            if def.captures_to_hand {
+                // To the other side's hand, as a capture's piece goes: a
+                // promoted one as what it was (a pawn if not known).
+                let promoted = p.state().promoted & (1u128 << sq) != 0;
+                let first = p.state().unpromoted_at(sq).map(usize::from);
+                let to_hand = match (first, pawn) {
+                    _ if !promoted || def.drop_loop => kind,
+                    (Some(first), _) => first,
+                    (None, Some(pawn)) => pawn,
+                    (None, None) => kind,
+                };
+                if let Some(n) = p.state_mut().hands[1 - man.color as usize].get_mut(to_hand) {
+                    *n = n.saturating_add(1);
+                }
             }
             p.put(def, sq, None);
             p.state_mut().promoted &= !(1u128 << sq);

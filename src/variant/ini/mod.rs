@@ -296,13 +296,6 @@ fn check(def: &mut Def) -> Result<(), (Option<&'static str>, String, usize)> {
             0,
         ));
     }
-    if def.blast_on_capture && def.captures_to_hand {
-        return Err((
-            Some("blastOnCapture"),
-            "explosions with captures to hand are not supported".into(),
-            0,
-        ));
-    }
     Ok(())
 }
 
