@@ -172,6 +172,9 @@ pub struct Def {
     pub castling_rooks_by_default: bool,
     /// Fairy-Stockfish's name of the piece kind that castles, per side.
     pub castling_king: [String; 2],
+    /// Castling on one side takes the other side's right to castle on
+    /// that side (`oppositeCastling`).
+    pub opposite_castling: bool,
     /// A move that leaves the moved piece with no move from its square
     /// (on an empty board) is illegal.
     pub immobility_illegal: bool,
@@ -447,6 +450,7 @@ impl Def {
             castling_rooks: [KindSet::default(), KindSet::default()],
             castling_rooks_by_default: true,
             castling_king: ["king".into(), "king".into()],
+            opposite_castling: false,
             immobility_illegal: false,
             stalemate: Score::Draw,
             checkmate: Score::Loss,

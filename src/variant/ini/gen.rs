@@ -665,6 +665,10 @@ fn play_onto(def: &Def, pos: &Pos, mv: &CellMove, p: &mut Pos) {
             }
         }
     }
+    // `oppositeCastling`: the other side may no longer castle this way.
+    if let (true, Some(side)) = (def.opposite_castling, p.state().castled) {
+        p.state_mut().castling[them as usize][side as usize] = None;
+    }
     // The en passant square, set only where an enemy pawn could take.
     if is_pawn {
         let (f, r) = pos.file_rank(from);

@@ -44,11 +44,6 @@ const NEUTRAL: &[(&str, &str, &str)] = &[
         "castling with a dropped piece is not supported",
     ),
     (
-        "oppositeCastling",
-        "false",
-        "opposite castling is not supported",
-    ),
-    (
         "dropOnTop",
         "false",
         "drops on top of a column are not supported",
@@ -734,6 +729,9 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
             def.castling_rooks[c] = kinds(def, e)?;
             def.castling_rooks_by_default = false;
         }
+    }
+    if let Some(e) = rd.get("oppositeCastling") {
+        def.opposite_castling = boolean(e)?;
     }
     if let Some(e) = rd.get("mustCapture") {
         def.must_capture = boolean(e)?;

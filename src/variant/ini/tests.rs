@@ -270,3 +270,18 @@ fn a_mobility_region_bounds_where_a_piece_goes_and_what_it_attacks() {
     moves.sort();
     assert_eq!(moves, ["e8d8", "e8f8"]);
 }
+
+#[test]
+fn opposite_castling_takes_the_other_sides_right_on_that_wing() {
+    let def = one("[oc:chess]\noppositeCastling = true\n", "oc");
+    let pos = Pos::from_fen(&def, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+    let castle = gen::parse_uci(&def, &pos, "e1g1").unwrap();
+    let after = gen::play(&def, &pos, &castle);
+    // As pyffish writes it: Black keeps only its queenside right.
+    assert_eq!(after.to_fen(&def), "r3k2r/8/8/8/8/8/8/R4RK1 b q - 1 1");
+    let ucis: Vec<String> = gen::legal_moves(&def, &after)
+        .iter()
+        .map(|m| after.uci(&def, m))
+        .collect();
+    assert!(ucis.contains(&"e8c8".to_string()) && !ucis.contains(&"e8g8".to_string()));
+}
