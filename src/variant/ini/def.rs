@@ -399,14 +399,14 @@ pub const NAMED: &[(&str, char, &str)] = &[
     ("wazir", 'W', "W"),
     ("commoner", 'M', "K"),
     ("centaur", 'C', "KN"),
+    // A cannon that may neither hop over nor take another janggi cannon
+    // (`Def::janggi_cannon`).
+    ("janggiCannon", 'C', "pR"),
 ];
 
 /// Pieces Fairy-Stockfish knows by name whose rules are code there, not
 /// Betza, and which this program therefore refuses.
-pub const CODED: &[(&str, &str)] = &[
-    ("janggiCannon", "it may not jump over or capture a cannon"),
-    ("janggiElephant", "its path is special-cased"),
-];
+pub const CODED: &[(&str, &str)] = &[("janggiElephant", "its path is special-cased")];
 
 /// The order number of the first custom piece, and how many there are.
 pub const CUSTOM_ORDER: u8 = 37;
@@ -746,7 +746,12 @@ impl Def {
     fn safety_tables(&self) -> Option<Tables> {
         let king = self.king()?;
         let bounded = self.mobility.iter().any(|r| *r != [Region::MAX; 2]);
-        if self.role(king) != Role::King || self.blast_on_capture || self.flying_general || bounded
+        let cannons = (0..self.kinds.len()).any(|k| self.janggi_cannon(k));
+        if self.role(king) != Role::King
+            || self.blast_on_capture
+            || self.flying_general
+            || bounded
+            || cannons
         {
             return None;
         }
@@ -779,6 +784,14 @@ impl Def {
 
     pub fn king(&self) -> Option<usize> {
         self.kinds.iter().position(|k| k.part == Part::King)
+    }
+
+    /// Whether `kind` is Fairy-Stockfish's janggi cannon, which may
+    /// neither hop over nor take another (its `moves_from`).
+    pub fn janggi_cannon(&self, kind: usize) -> bool {
+        self.kinds
+            .get(kind)
+            .is_some_and(|k| k.name == "janggiCannon")
     }
 
     pub fn pawn(&self) -> Option<usize> {

@@ -161,6 +161,7 @@ pub fn attacked_by_walking(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
         }
         None
     };
+    let cannon_role = |role| def.kind_of_role(role).is_some_and(|k| def.janggi_cannon(k));
     def.attacks[by as usize].iter().any(|a| match a.reach {
         Reach::Leap | Reach::Lame => pos.sq(tf - a.dx, tr - a.dy).is_some_and(|from| {
             is(from, a.role)
@@ -173,8 +174,14 @@ pub fn attacked_by_walking(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
             .is_some_and(|(s, n, _)| (limit == 0 || n <= limit) && is(s, a.role)),
         // The hurdle, at most `limit` squares back from `target`, then
         // the hopper behind it.
-        Reach::Hop(limit) => first(a.dx, a.dy, (tf, tr)).is_some_and(|(_, n, at)| {
+        // A janggi cannon hops over no other.
+        Reach::Hop(limit) => first(a.dx, a.dy, (tf, tr)).is_some_and(|(hurdle, n, at)| {
+            let over_cannon = cannon_role(a.role)
+                && pos
+                    .man(def, hurdle)
+                    .is_some_and(|m| def.janggi_cannon(m.kind as usize));
             (limit == 0 || n <= limit)
+                && !over_cannon
                 && first(a.dx, a.dy, at).is_some_and(|(s, _, _)| is(s, a.role))
         }),
     })
@@ -282,6 +289,7 @@ fn plain_moves(
 ) {
     let us = pos.us();
     let role = def.role(kind);
+    let kind_index = kind;
     let kind = &def.kinds[kind];
     if let Some(tables) = def.safety.as_ref().filter(|_| def.ray_moves) {
         let from = pos.cell_index(from);
@@ -310,8 +318,18 @@ fn plain_moves(
     buf.clear();
     reach(pos, us, from, &kind.betza.quiet, buf);
     buf.retain(|&s| pos.is_empty_at(s));
-    let quiet = buf.len();
+    let mut quiet = buf.len();
     reach(pos, us, from, &kind.betza.capture, buf);
+    if def.janggi_cannon(kind_index) {
+        // Neither over another janggi cannon nor onto one.
+        let cannon = |s: u8| {
+            pos.man(def, s)
+                .is_some_and(|m| def.janggi_cannon(m.kind as usize))
+        };
+        let ok = |to: u8| !cannon(to) && !cannon_between(pos, from, to, &cannon);
+        quiet = buf[..quiet].iter().filter(|&&to| ok(to)).count();
+        buf.retain(|&to| ok(to));
+    }
     let mut seen: Vec<u8> = Vec::with_capacity(buf.len());
     for (i, &to) in buf.iter().enumerate() {
         let ok = if i < quiet {
@@ -324,6 +342,24 @@ fn plain_moves(
             out.push(cell_move(pos, role, from, to, CellKind::Normal));
         }
     }
+}
+
+/// Whether `cannon` holds of a square strictly between `from` and `to`,
+/// on a rank, a file or a diagonal.
+fn cannon_between(pos: &Pos, from: u8, to: u8, cannon: &impl Fn(u8) -> bool) -> bool {
+    let ((f0, r0), (f1, r1)) = (pos.file_rank(from), pos.file_rank(to));
+    let (df, dr) = ((f1 - f0).signum(), (r1 - r0).signum());
+    if (f1 - f0) * dr != (r1 - r0) * df {
+        return false;
+    }
+    let (mut f, mut r) = (f0 + df, r0 + dr);
+    while (f, r) != (f1, r1) {
+        if pos.sq(f, r).is_some_and(cannon) {
+            return true;
+        }
+        (f, r) = (f + df, r + dr);
+    }
+    false
 }
 
 /// Drops of the pieces in hand onto empty squares of the side's drop
