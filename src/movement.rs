@@ -8,7 +8,12 @@
 //! repeated atom or a digit for a rider and its range (`WW` is `R`, `W2`
 //! a wazir rider of two steps, `Q4` a queen of four), and the modifiers
 //! `m c` (move, capture), `p g` (cannon, grasshopper), `n` (lame leaper)
-//! and the directions `f b v h r l s` alone or paired (`fs`, `rb`, `hl`).
+//! and the directions `f b v h r l s` alone or paired (`fs`, `rb`, `hl`),
+//! `i` for initial moves (quiet moves a piece has only from its side's
+//! double-step region; Fairy-Stockfish has no initial captures, so an
+//! initial atom's captures are dropped), and `e`, which Fairy-Stockfish's
+//! reader skips: what it means (the piece takes en passant) is read from
+//! the text by the variants.ini reader (`variant::ini::pawns`).
 //! The meaning of each combination follows that reader, including its
 //! quirks: an orthogonal atom splits a paired direction (`fsW` is `ffW`
 //! plus `ssW`), and a repeated direction letter (`ff`) means the same as
@@ -16,14 +21,15 @@
 //! (DI-5), pawn `mfWcfF`, Kristensen bishop `BmvW` (KR-4).
 //!
 //! What that reader accepts but this one refuses, so that no piece is ever
-//! played by partial rules: `i` (initial moves), `e` (en passant by a
-//! custom piece), any other letter it would skip silently, and riders or
-//! hoppers along an atom longer than two squares, which it gives no moves.
+//! played by partial rules: any other letter it would skip silently, and
+//! riders or hoppers along an atom longer than two squares, which it gives
+//! no moves.
 //!
 //! What it returns is a [`Movement`]: the quiet moves and the captures,
-//! each a [`Motion`] (leaps, slides and hops by direction), and the atoms
-//! in the text's order. The built-in tables take it as [`Ray`]s
-//! ([`Movement::rays`]), which have no form yet for a hop or a lame leap.
+//! each a [`Motion`] (leaps, slides and hops by direction), the initial
+//! moves, and the atoms in the text's order. The built-in tables take it
+//! as [`Ray`]s ([`Movement::rays`]), which have no form yet for a hop, a
+//! lame leap or an initial move.
 
 use crate::color::Color;
 use std::collections::BTreeMap;
@@ -74,6 +80,9 @@ pub struct Atom {
 pub struct Movement {
     pub quiet: Motion,
     pub capture: Motion,
+    /// Quiet moves only from the double-step region (`i`; Fairy-Stockfish's
+    /// `steps[1]`, `slider[1]`, `hopper[1]` of the quiet modality).
+    pub initial: Motion,
     pub atoms: Vec<Atom>,
 }
 
@@ -131,7 +140,7 @@ pub fn parse_betza(text: &str) -> Result<Movement, BetzaError> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let mut out = Movement::default();
     let (mut quiet, mut capture) = (false, false);
-    let (mut hopper, mut grass, mut lame) = (false, false, false);
+    let (mut hopper, mut grass, mut lame, mut initial) = (false, false, false, false);
     let mut dirs: Vec<[char; 2]> = Vec::new();
     let mut i = 0;
     while i < chars.len() {
@@ -149,12 +158,10 @@ pub fn parse_betza(text: &str) -> Result<Movement, BetzaError> {
                 grass = true;
             }
             'n' => lame = true,
-            'i' => return Err(refuse("`i` (initial moves) is not supported")),
-            'e' => {
-                return Err(refuse(
-                    "`e` (en passant by a custom piece) is not supported",
-                ))
-            }
+            'i' => initial = true,
+            // Fairy-Stockfish's reader skips it (its meaning is read from
+            // the text as a whole).
+            'e' => {}
             _ if VERTICAL.contains(c) || HORIZONTAL.contains(c) => {
                 let next = chars.get(i + 1).map(|p| p.1);
                 match next {
@@ -248,6 +255,18 @@ pub fn parse_betza(text: &str) -> Result<Movement, BetzaError> {
                         if !take {
                             continue;
                         }
+                        if initial {
+                            // Fairy-Stockfish has no initial captures.
+                            if quiet {
+                                let map = match gait {
+                                    Gait::Hop => &mut out.initial.hops,
+                                    Gait::Slide => &mut out.initial.slides,
+                                    Gait::Leap => &mut out.initial.leaps,
+                                };
+                                map.insert(img, distance);
+                            }
+                            continue;
+                        }
                         if !atom.dirs.contains(&img) {
                             atom.dirs.push(img);
                         }
@@ -272,12 +291,13 @@ pub fn parse_betza(text: &str) -> Result<Movement, BetzaError> {
                 hopper = false;
                 grass = false;
                 lame = false;
+                initial = false;
                 dirs.clear();
             }
         }
         i += 1;
     }
-    if quiet || capture || hopper || lame || !dirs.is_empty() {
+    if quiet || capture || hopper || lame || initial || !dirs.is_empty() {
         return Err(BetzaError {
             offset: text.len(),
             why: "modifiers with no atom after them".into(),
@@ -353,6 +373,9 @@ impl Movement {
                     "movement descriptor {text:?} is not for the built-in tables: the hop {d:?}"
                 );
             }
+        }
+        if !movement.initial.is_empty() {
+            panic!("movement descriptor {text:?} is not for the built-in tables: initial moves");
         }
         movement
     }

@@ -251,8 +251,9 @@ fn malformed_is_an_error() {
     // Fairy-Stockfish reads an empty text as a piece with no moves.
     assert_eq!(parse_betza(""), Ok(Movement::default()));
     let e = parse_betza("mfWix").unwrap_err();
-    assert_eq!(e.offset, 3);
-    assert!(e.why.contains("`i`"), "{}", e.why);
+    assert_eq!(e.offset, 4);
+    assert!(e.why.contains("`x`"), "{}", e.why);
+    assert_eq!(parse_betza("mfWi").unwrap_err().offset, 4);
     assert!(parse_betza("mfW").is_ok());
     assert_eq!(parse_betza("Wmf").unwrap_err().offset, 3);
 }
@@ -263,4 +264,44 @@ fn letters_outside_the_supported_forms_are_refused() {
     assert!(parse_betza("pH").is_err());
     let b = parse_betza("fsW").unwrap();
     assert_eq!(b.quiet.leaps.len(), 3);
+}
+
+#[test]
+fn initial_moves_are_quiet_moves_of_their_own() {
+    // Fairy-Stockfish's `allwayspawns` pawn: quiet steps every way, forward
+    // diagonal captures, and from the double-step region a lame forward
+    // dabbaba.
+    let b = parse_betza("mWfceFifmnD").unwrap();
+    assert_eq!(b.quiet.leaps.len(), 4);
+    assert_eq!(
+        b.capture.leaps.keys().copied().collect::<Vec<_>>(),
+        [(1, -1), (1, 1)]
+    );
+    assert_eq!(
+        b.initial.leaps.into_iter().collect::<Vec<_>>(),
+        [((2, 0), -1)]
+    );
+    assert!(b.initial.slides.is_empty() && b.initial.hops.is_empty());
+    // No initial captures in Fairy-Stockfish: `iD` moves only, `icD` is
+    // nothing.
+    let b = parse_betza("KiD").unwrap();
+    assert_eq!(b.initial.leaps.len(), 4);
+    assert_eq!(b.capture.leaps.len(), 8);
+    assert!(parse_betza("KicD").unwrap().initial.is_empty());
+    // The rays of the built-in tables leave them out.
+    assert_eq!(
+        parse_betza("KifmnD").unwrap().rays(Color::White),
+        parse_betza("K").unwrap().rays(Color::White)
+    );
+}
+
+#[test]
+fn en_passant_letter_is_skipped_as_fairy_stockfish_skips_it() {
+    assert_eq!(parse_betza("fmWfceF"), parse_betza("fmWfcF"));
+}
+
+#[test]
+#[should_panic(expected = "is not for the built-in tables: initial moves")]
+fn a_built_in_constant_may_not_have_initial_moves() {
+    Movement::betza("WiD");
 }

@@ -596,10 +596,6 @@ moves UCI (e2e4, a9a10q, castling as the king's move).\n",
             )
         })
         .collect();
-    items.push((
-        bold("pawnTypes, promotionPawnTypes, enPassantTypes, nMoveRuleTypes (and White/Black)"),
-        "Accepted when they name the pawn alone.".into(),
-    ));
     for (key, default, why) in keys::neutral_keys() {
         items.push((
             bold(key),
@@ -642,9 +638,10 @@ parent is another Fairy-Stockfish built-in game (crazyhouse, makruk, xiangqi, at
     text.push_str(&roff(
         "Atoms W F D N A H L C J Z G K, riders R B Q, an atom doubled (NN) or followed by a \
 digit (R2) for a rider and its range; modifiers m (move only) and c (capture only), p (cannon) \
-and g (grasshopper), n (lame leaper), directions f b v h r l s alone or paired (fs, rb, hl), \
-read as Fairy-Stockfish reads them. Refused: i (initial moves), e (en passant), any other letter, \
-and riders or hoppers along an atom longer than two squares (Fairy-Stockfish gives them no moves).\n",
+and g (grasshopper), n (lame leaper), i (initial moves: quiet moves from the double-step region), \
+e (the piece takes en passant), directions f b v h r l s alone or paired (fs, rb, hl), read as \
+Fairy-Stockfish reads them. Refused: any other letter, and riders or hoppers along an atom longer \
+than two squares (Fairy-Stockfish gives them no moves).\n",
     ));
     text.push_str(&section(
         "ENVIRONMENT",

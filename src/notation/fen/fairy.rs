@@ -235,12 +235,22 @@ impl Position {
         match field(3) {
             None | Some(("-", _)) => {}
             Some((ep, at)) if ep.starts_with(|c: char| c.is_ascii_lowercase()) => {
-                let sq = pos
-                    .parse_square(ep)
-                    .ok_or_else(|| ParseError::new(at, format!("`{ep}` is not a square")))?;
-                if pos.ep_possible(def, sq) {
-                    pos.state_mut().ep.push(sq);
+                // One square or several (`e3e4`: a piece's initial move),
+                // as Fairy-Stockfish writes them, in square order.
+                let bad = || ParseError::new(at, format!("`{ep}` is not a square"));
+                let starts: Vec<usize> = ep
+                    .char_indices()
+                    .filter(|(_, c)| c.is_ascii_lowercase())
+                    .map(|(i, _)| i)
+                    .collect();
+                for (n, &i) in starts.iter().enumerate() {
+                    let end = starts.get(n + 1).copied().unwrap_or(ep.len());
+                    let sq = pos.parse_square(&ep[i..end]).ok_or_else(bad)?;
+                    if pos.ep_possible(def, sq) && !pos.state().ep.contains(&sq) {
+                        pos.state_mut().ep.push(sq);
+                    }
                 }
+                pos.state_mut().ep.sort_unstable();
             }
             Some((ep, at)) if ep.starts_with(|c: char| c.is_ascii_digit()) => {
                 if ep.len() > 1 {
@@ -540,14 +550,20 @@ impl Position {
     }
 
     /// Whether an en passant square written in a FEN stands, as
-    /// Fairy-Stockfish decides: in the region, attacked by a pawn of the
-    /// side to move, an enemy pawn just past it, nothing on it or behind.
+    /// Fairy-Stockfish decides: in the region, and, in a variant of its
+    /// fast attacks whose side to move takes en passant with pawns alone,
+    /// attacked by a pawn of the side to move, an enemy pawn just past it,
+    /// nothing on it or behind.
     fn ep_possible(&self, def: &Def, sq: u8) -> bool {
-        let Some(pawn) = def.pawn() else { return false };
         let us = self.us();
         if !self.region_has(def.en_passant_region[us as usize], sq) {
             return false;
         }
+        let rules = &def.pawn_kinds;
+        if !rules.fast_attacks || rules.en_passant_beyond_pawn[us as usize] {
+            return true;
+        }
+        let Some(pawn) = def.pawn() else { return false };
         let (f, r) = self.file_rank(sq);
         let back = if us == 0 { -1 } else { 1 };
         let attacked = [-1, 1].iter().any(|df| {

@@ -131,9 +131,12 @@ fn write_piece_san(
     }
     if m.role == Role::Pawn && m.carried.is_empty() {
         // A pawn's file before a capture; before a step too where another
-        // pawn steps there (a defined variant's pawn that moves aside).
-        if capture || !alone(None, None) {
-            if m.from.is_algebraic() && (capture || alone(Some(m.from.file), None)) {
+        // pawn steps there (a defined variant's pawn that moves aside);
+        // its square where its file does not tell it from another (a
+        // defined variant's pawn that takes as a king does).
+        let unique = alone(None, None);
+        if capture || !unique {
+            if m.from.is_algebraic() && (unique || alone(Some(m.from.file), None)) {
                 s.push(m.from.file_char().unwrap_or('?'));
             } else {
                 let _ = write!(s, "{}", m.from);

@@ -77,21 +77,36 @@ static NO_STATE: State = State {
 
 impl State {
     /// Whether `other` is this state for repetitions, as Fairy-Stockfish's
-    /// key tells positions apart: castling rights, en passant squares and
-    /// the pieces in hand; which pieces were promoted aside.
+    /// key tells positions apart: castling rights, en passant squares (by
+    /// [`State::ep_key`]) and the pieces in hand; which pieces were
+    /// promoted aside.
     pub fn repeats(&self, other: &State) -> bool {
-        self.castling == other.castling && self.ep == other.ep && self.hands == other.hands
+        self.castling == other.castling
+            && self.ep_key() == other.ep_key()
+            && self.hands == other.hands
+    }
+
+    /// The en passant squares as Fairy-Stockfish's key holds them: each
+    /// square's file, twice being none (a piece's initial move leaves two
+    /// on one file, which its key cannot tell from none).
+    pub fn ep_key(&self) -> u16 {
+        self.ep
+            .iter()
+            .fold(0, |k, &s| k ^ 1 << (s % self.files as u8))
     }
 
     /// The state with the promoted pieces and the last move's drop or
-    /// castling forgotten:
+    /// castling forgotten, and the en passant squares as the key has them
+    /// (one on each file of [`State::ep_key`]):
     /// equal to another's exactly when [`State::repeats`] says so.
     pub fn without_promotions(&self) -> State {
+        let key = self.ep_key();
         State {
             promoted: 0,
             unpromoted: Vec::new(),
             last_drop: None,
             castled: None,
+            ep: (0..16).filter(|f| key & 1 << f != 0).collect(),
             ..self.clone()
         }
     }
@@ -276,7 +291,13 @@ impl Position {
             black_king: right(1, 0),
             black_queen: right(1, 1),
         };
-        let ep = s.ep.first().map(|&e| self.square_of(e));
+        // The first en passant square the repetition key holds
+        // ([`State::ep_key`]).
+        let key = s.ep_key();
+        let ep =
+            s.ep.iter()
+                .find(|&&e| key & 1 << (e % s.files as u8) != 0)
+                .map(|&e| self.square_of(e));
         self.castling = castling;
         self.ep = ep;
     }

@@ -2,6 +2,7 @@
 //! of a variants.ini file: the board, the pieces and the rule keys, with
 //! Fairy-Stockfish's defaults (its `variant.h`) for every key not given.
 
+use super::pawns::{PawnKinds, PawnTypes};
 use crate::color::Color;
 use crate::movement::{Movement, Ray};
 use crate::piece::Role;
@@ -155,6 +156,13 @@ pub struct Def {
     /// For each kind, the kind it promotes to ([`Def::promoted_types`]),
     /// found by [`Def::compile`].
     pub promotes_to: Vec<Option<usize>>,
+    /// Fairy-Stockfish's pawn rules by piece type (`pawnTypes`,
+    /// `promotionPawnTypes`, `enPassantTypes`, `nMoveRuleTypes`, `e` in a
+    /// custom piece's Betza).
+    pub pawn_types: PawnTypes,
+    /// What they come to for each kind, found by [`Def::compile`]
+    /// ([`super::pawns`]).
+    pub pawn_kinds: PawnKinds,
     pub double_step: bool,
     pub double_step_region: [Region; 2],
     pub en_passant_region: [Region; 2],
@@ -437,6 +445,8 @@ impl Def {
             piece_promotion_on_capture: false,
             drop_promoted: false,
             promotes_to: Vec::new(),
+            pawn_types: PawnTypes::default(),
+            pawn_kinds: PawnKinds::default(),
             double_step: true,
             double_step_region: [rank_region(1), rank_region(6)],
             en_passant_region: [Region::MAX, Region::MAX],
@@ -638,6 +648,7 @@ impl Def {
             })?;
             self.kind_by_role[role.index()] = Some(i as u8);
         }
+        self.pawn_kinds = super::pawns::compile(self);
         self.promotes_to = super::promote::compile(self)?;
         if self.material_counting.is_some()
             && self.n_fold_rule > 0

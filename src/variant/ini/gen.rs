@@ -5,11 +5,14 @@
 //! other pieces, drops of pieces in hand (`pieceDrops`, taken pieces to
 //! hand with `capturesToHand`), check against the royal king,
 //! `mustCapture`, `mustDrop`, and no move once the game has ended
-//! (`super::end`); pseudo-royal pieces are judged in `super::royal`.
+//! (`super::end`); pseudo-royal pieces are judged in `super::royal`, the
+//! pawn rules of other pieces (initial moves, pawn-style promotion, en
+//! passant, the n-move count) are `super::pawns`.
 
 use super::board::{Man, Pos};
 use super::def::{Def, Part, Reach, Region};
 use super::end::immediate_end;
+use super::pawns;
 use super::promote::{self, Change};
 use super::royal::{pseudo_royals, pseudo_royals_safe, royal_attacked};
 use crate::color::Color;
@@ -28,7 +31,7 @@ fn turned(color: u8, (dy, dx): (i8, i8)) -> (i8, i8) {
 /// Squares a piece of `color` on `from` reaches with `motion`, given the
 /// board: for quiet moves the empty ones, for captures the occupied ones
 /// (the caller keeps the enemy's).
-fn reach(pos: &Pos, color: u8, from: u8, motion: &Motion, out: &mut Vec<u8>) {
+pub(super) fn reach(pos: &Pos, color: u8, from: u8, motion: &Motion, out: &mut Vec<u8>) {
     let (f0, r0) = pos.file_rank(from);
     let occupied = |s: u8| !pos.is_empty_at(s);
     for (&d, &dist) in &motion.leaps {
@@ -227,7 +230,7 @@ fn king_in_check(def: &Def, pos: &Pos) -> bool {
 
 /// The move of the piece on the engine's square `from` to `to`, as the
 /// shared generator's [`CellMove`]; `role` is the piece's kind.
-fn cell_move(pos: &Pos, role: Role, from: u8, to: u8, kind: CellKind) -> CellMove {
+pub(super) fn cell_move(pos: &Pos, role: Role, from: u8, to: u8, kind: CellKind) -> CellMove {
     CellMove {
         from: pos.cell_index(from) as u32,
         to: pos.cell_index(to) as u32,
@@ -252,15 +255,16 @@ fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<CellMove>) {
             continue;
         };
         let kind = &def.kinds[m.kind as usize];
-        let start = out.len();
+        let (k, start) = (m.kind as usize, out.len());
         if kind.part == Part::Pawn {
             pawn_moves(def, pos, from, out);
         } else {
-            plain_moves(def, pos, from, m.kind as usize, &mut buf, out);
+            plain_moves(def, pos, from, k, &mut buf, out);
+            pawns::initial_moves(def, pos, from, k, &mut buf, out, start);
         }
         // A mobility region bounds where the piece may go, as it bounds
         // what it attacks.
-        let region = def.mobility[m.kind as usize][us as usize];
+        let region = def.mobility[k][us as usize];
         if region != Region::MAX {
             let inside: Vec<CellMove> = out
                 .drain(start..)
@@ -268,9 +272,14 @@ fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<CellMove>) {
                 .collect();
             out.extend(inside);
         }
-        if kind.part == Part::Plain {
-            promote::piece_moves(def, pos, from, m.kind as usize, out, start);
+        if kind.part == Part::Pawn {
+            continue;
         }
+        let targets = pawns::promotion_targets(def, pos, k, out, start);
+        if kind.part == Part::Plain {
+            promote::piece_moves(def, pos, from, k, out, start);
+        }
+        pawns::promotions_and_en_passant(def, pos, from, k, &targets, out, start);
     }
     castling_moves(def, pos, out);
     if def.piece_drops {
@@ -426,24 +435,11 @@ fn pawn_moves(def: &Def, pos: &Pos, from: u8, out: &mut Vec<CellMove>) {
     let add = |to: u8, out: &mut Vec<CellMove>| {
         let plain = cell_move(pos, role, from, to, CellKind::Normal);
         if pos.region_has(zone, to) {
-            let mut kinds: Vec<usize> = def.promotion_types[us as usize].kinds.clone();
-            if def.promotion_types[us as usize].all {
-                kinds = (0..def.kinds.len()).collect();
-            }
-            kinds.sort_by_key(|&k| std::cmp::Reverse(def.kinds[k].order));
-            kinds.dedup();
-            for k in kinds {
-                let limit = def
-                    .promotion_limit
-                    .iter()
-                    .find(|(lk, _)| *lk == k)
-                    .map_or(0, |l| l.1);
-                if limit == 0 || (limit as i32) > pos.count(def, us, Some(k)) {
-                    out.push(CellMove {
-                        promotion: Some(def.role(k)),
-                        ..plain
-                    });
-                }
+            for k in pawns::promotion_choices(def, pos) {
+                out.push(CellMove {
+                    promotion: Some(def.role(k)),
+                    ..plain
+                });
             }
             if let Some(pm) = def
                 .kind_of_role(role)
@@ -478,7 +474,7 @@ fn pawn_moves(def: &Def, pos: &Pos, from: u8, out: &mut Vec<CellMove>) {
             None if pos.state().ep.contains(&to) => {
                 // Fairy-Stockfish's en passant never promotes, even in
                 // the promotion region.
-                if let Some(taken) = pos.sq(f + df, r) {
+                if let Some(taken) = pawns::capture_square(pos, to) {
                     let captured = pos.cell_index(taken) as u32;
                     out.push(cell_move(
                         pos,
@@ -559,7 +555,6 @@ pub fn play(def: &Def, pos: &Pos, mv: &CellMove) -> Pos {
 /// are reused).
 fn play_onto(def: &Def, pos: &Pos, mv: &CellMove, p: &mut Pos) {
     let us = pos.us();
-    let them = 1 - us;
     // The move in the engine's squares.
     let (from, to) = (
         pos.number_at(mv.from as usize),
@@ -567,7 +562,6 @@ fn play_onto(def: &Def, pos: &Pos, mv: &CellMove, p: &mut Pos) {
     );
     let moving = pos.man(def, from);
     let mut captured = !pos.is_empty_at(to);
-    let is_pawn = pos.part(def, from) == Some(Part::Pawn);
     p.state_mut().ep.clear();
     let bit = |sq: u8| 1u128 << sq;
     // A piece taken goes to the taker's hand (`capturesToHand`): a
@@ -582,7 +576,8 @@ fn play_onto(def: &Def, pos: &Pos, mv: &CellMove, p: &mut Pos) {
             if def.captures_to_hand {
                 let promoted = pos.state().promoted & bit(at) != 0;
                 let first = pos.state().unpromoted_at(at).map(usize::from);
-                let kind = match (first, def.pawn()) {
+                let main = def.pawn_kinds.main[t.color as usize];
+                let kind = match (first, main) {
                     _ if !promoted || def.drop_loop => t.kind as usize,
                     (Some(first), _) => first,
                     (None, Some(pawn)) => pawn,
@@ -703,29 +698,13 @@ fn play_onto(def: &Def, pos: &Pos, mv: &CellMove, p: &mut Pos) {
     }
     // `oppositeCastling`: the other side may no longer castle this way.
     if let (true, Some(side)) = (def.opposite_castling, p.state().castled) {
-        p.state_mut().castling[them as usize][side as usize] = None;
+        p.state_mut().castling[1 - us as usize][side as usize] = None;
     }
-    // The en passant square, set only where an enemy pawn could take.
-    if is_pawn {
-        let (f, r) = pos.file_rank(from);
-        let (_, tr) = pos.file_rank(to);
-        if (tr - r).abs() == 2 {
-            let up = if us == 0 { 1 } else { -1 };
-            if let (Some(passed), Some(pawn)) = (pos.sq(f, r + up), def.pawn()) {
-                let in_region = pos.region_has(def.en_passant_region[them as usize], passed);
-                let attacker = [-1, 1].iter().any(|df| {
-                    p.sq(f + df, r + 2 * up).is_some_and(|s| {
-                        matches!(p.man(def, s), Some(m) if m.color == them && m.kind as usize == pawn)
-                    })
-                });
-                if in_region && attacker {
-                    p.state_mut().ep.push(passed);
-                }
-            }
-        }
-    }
+    let ep = pawns::en_passant_squares(def, pos, p, mv);
+    p.state_mut().ep = ep;
     let promoted_for_good = change == Some(Change::Promote) && !def.piece_demotion;
-    p.halfmove = if is_pawn || captured || promoted_for_good {
+    let promoted = change == Some(Change::Pawn) || promoted_for_good;
+    p.halfmove = if captured || promoted || pawns::resets_count(def, pos, mv) {
         0
     } else {
         pos.halfmove.saturating_add(1)

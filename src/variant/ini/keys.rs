@@ -9,6 +9,7 @@ use super::def::{
     CUSTOM_COUNT, CUSTOM_ORDER, FILES, KING_ORDER, NAMED, RANKS,
 };
 use super::lex::{At, Entry, Section};
+use super::pawns;
 use std::collections::BTreeMap;
 
 /// Why a key was refused.
@@ -158,21 +159,6 @@ pub fn refused_keys() -> impl Iterator<Item = (&'static str, &'static str)> {
     REFUSED.iter().copied()
 }
 
-/// Keys that name piece sets and must name just the pawn (Fairy-Stockfish
-/// gives only its pawn those rules here).
-const PAWN_ONLY: &[&str] = &[
-    "pawnTypes",
-    "promotionPawnTypes",
-    "promotionPawnTypesWhite",
-    "promotionPawnTypesBlack",
-    "enPassantTypes",
-    "enPassantTypesWhite",
-    "enPassantTypesBlack",
-    "nMoveRuleTypes",
-    "nMoveRuleTypesWhite",
-    "nMoveRuleTypesBlack",
-];
-
 /// Keys read for their effect on play, besides pieces: the list shown by
 /// `postal variants` and the man page.
 pub const PLAYED: &[&str] = &[
@@ -264,14 +250,20 @@ pub const PLAYED: &[&str] = &[
     "pocketSize",
     "blastOnCapture",
     "blastImmuneTypes",
+    "pawnTypes",
+    "promotionPawnTypes",
+    "promotionPawnTypesWhite",
+    "promotionPawnTypesBlack",
+    "enPassantTypes",
+    "enPassantTypesWhite",
+    "enPassantTypesBlack",
+    "nMoveRuleTypes",
+    "nMoveRuleTypesWhite",
+    "nMoveRuleTypesBlack",
 ];
 
 pub fn neutral_keys() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
     NEUTRAL.iter().copied()
-}
-
-pub fn pawn_only_keys() -> &'static [&'static str] {
-    PAWN_ONLY
 }
 
 struct Reader<'a> {
@@ -550,6 +542,10 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
                 .unwrap_or_default()
         };
         def.add(name, order, letter, &betza);
+        // Fairy-Stockfish: an `e` anywhere in a custom piece's Betza.
+        if name.starts_with("customPiece") && betza.contains('e') {
+            def.pawn_types.add_en_passant(name);
+        }
     }
     for key in ["pieceValueMg", "pieceValueEg"] {
         rd.get(key); // Evaluation only: no effect on the rules.
@@ -577,12 +573,21 @@ pub fn apply(def: &mut Def, section: &Section) -> Result<(), KeyError> {
         def.castling_rooks = [s.clone(), s];
         def.castling_rooks_by_default = false;
     }
-    for key in PAWN_ONLY {
+    for &(key, rule, sides) in pawns::KEYS {
         if let Some(e) = rd.get(key) {
-            let s = kinds(def, e)?;
-            if s.all || s.kinds.len() != 1 || Some(s.kinds[0]) != def.pawn() {
-                return Err(err(e, "only the pawn may have pawn rules here"));
+            let set = kinds(def, e)?;
+            if set.all {
+                return Err(err(
+                    e,
+                    "`*` names no piece type here (Fairy-Stockfish reads it as none)",
+                ));
             }
+            let names: Vec<String> = set
+                .kinds
+                .iter()
+                .map(|&k| def.kinds[k].name.clone())
+                .collect();
+            def.pawn_types.set(rule, sides, &names);
         }
     }
     if let Some(e) = rd.get("variantTemplate") {

@@ -16,6 +16,7 @@ pub mod end;
 pub mod gen;
 pub mod keys;
 pub mod lex;
+pub mod pawns;
 pub mod promote;
 pub mod royal;
 

@@ -30,8 +30,9 @@ pub enum Change {
 
 /// Each kind's promoted kind, by index, from the definition's
 /// [`Def::promoted_types`]. Refused: a promotion to a piece the variant
-/// does not have, and a pawn whose promoted kind is also among its
-/// promotion choices (a move would then be written two ways).
+/// does not have, and a pawn (or a piece that promotes as one,
+/// `promotionPawnTypes`) whose promoted kind is also among its promotion
+/// choices (a move would then be written two ways).
 pub fn compile(def: &Def) -> Result<Vec<Option<usize>>, String> {
     let index = |name: &str| def.kinds.iter().position(|k| k.name == name);
     let mut out = vec![None; def.kinds.len()];
@@ -40,14 +41,19 @@ pub fn compile(def: &Def) -> Result<Vec<Option<usize>>, String> {
         let t = index(to).ok_or_else(|| {
             format!("the {from} promotes to the {to}, which this variant does not have")
         })?;
-        if def.kinds[f].part == Part::Pawn
+        let pawn_like = def
+            .pawn_kinds
+            .promotion
+            .iter()
+            .any(|&set| set & (1 << f) != 0);
+        if (def.kinds[f].part == Part::Pawn || pawn_like)
             && def
                 .promotion_types
                 .iter()
                 .any(|set| set.all || set.kinds.contains(&t))
         {
             return Err(format!(
-                "the pawn promotes to the {to} both as a promotion choice and by \
+                "the {from} promotes to the {to} both as a promotion choice and by \
                  promotedPieceType"
             ));
         }

@@ -50,8 +50,8 @@ fn a_section_with_an_unknown_key_is_refused_with_its_place() {
 fn betza_letters_outside_the_supported_forms_are_refused() {
     let loaded = load("[a:chess]\ncustomPiece1 = x:mNcixK\n", "v.ini");
     let r = &loaded.refused[0];
-    assert_eq!((r.line, r.col), (2, 21));
-    assert!(r.why.contains("`i`"), "{}", r.why);
+    assert_eq!((r.line, r.col), (2, 22));
+    assert!(r.why.contains("`x`"), "{}", r.why);
 }
 
 #[test]
