@@ -110,20 +110,31 @@ fn en_passant_and_castling_rights_follow_the_blast() {
 }
 
 /// A royal king (Fairy-Stockfish warns "Can not use kings with
-/// blastOnCapture") and captures to hand stay refused.
+/// blastOnCapture") stays refused; captures to hand are played (each
+/// piece a blast takes goes to the other side's hand, as in atomiczh).
 #[test]
-fn explosions_with_a_royal_king_or_a_hand_are_refused() {
+fn explosions_with_a_royal_king_are_refused_with_a_hand_played() {
     let loaded = ini::load(
         "[royal:chess]\nblastOnCapture = true\n\n[hand:crazyhouse]\ncommoner = k\ncastlingKingPiece = k\nblastOnCapture = true\n",
         "v.ini",
     );
-    assert!(loaded.defs.is_empty());
     let whys: Vec<&str> = loaded.refused.iter().map(|r| r.why.as_str()).collect();
     assert_eq!(
         whys,
-        [
-            "explosions with a royal king are not supported (make it a commoner)",
-            "explosions with captures to hand are not supported",
-        ]
+        ["explosions with a royal king are not supported (make it a commoner)"]
+    );
+    let hand = loaded.find("hand").expect("loaded");
+    // 1. e4 d5 2. exd5: the pawn that took blows up with the one taken;
+    // nothing else stands around d5. White holds the black pawn, Black
+    // the white one.
+    let start = hand.start();
+    let mut pos = start;
+    for uci in ["e2e4", "d7d5", "e4d5"] {
+        let mv = ini::gen::parse_uci(hand, &pos, uci).expect(uci);
+        pos = ini::gen::play(hand, &pos, &mv);
+    }
+    assert_eq!(
+        pos.to_fen(hand),
+        "rnbqkbnr/ppp1pppp/8/8/8/8/PPPP1PPP/RNBQKBNR[Pp] b KQkq - 0 2"
     );
 }
