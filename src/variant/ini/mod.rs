@@ -12,8 +12,10 @@
 pub mod board;
 pub mod builtin;
 pub mod def;
+pub mod drops;
 pub mod end;
 pub mod gen;
+pub mod key_table;
 pub mod keys;
 pub mod lex;
 pub mod pawns;
