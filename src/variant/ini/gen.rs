@@ -419,16 +419,7 @@ fn pawn_moves(def: &Def, pos: &Pos, from: u8, out: &mut Vec<CellMove>) {
             None if pos.state().ep.contains(&to) => {
                 // Fairy-Stockfish's en passant never promotes, even in
                 // the promotion region.
-                if let Some(taken) = pawns::capture_square(pos, to) {
-                    let captured = pos.cell_index(taken) as u32;
-                    out.push(cell_move(
-                        pos,
-                        role,
-                        from,
-                        to,
-                        CellKind::EnPassant { captured },
-                    ));
-                }
+                out.extend(pawns::en_passant_move(pos, role, from, to));
             }
             _ => {}
         }

@@ -334,18 +334,22 @@ fn en_passant(def: &Def, pos: &Pos, from: u8, kind: usize, out: &mut Vec<CellMov
     let role = def.role(kind);
     for &to in ep {
         if pos.is_empty_at(to) && attacks.contains(&to) && !quiets.contains(&to) {
-            if let Some(taken) = capture_square(pos, to) {
-                let captured = pos.cell_index(taken) as u32;
-                out.push(cell_move(
-                    pos,
-                    role,
-                    from,
-                    to,
-                    CellKind::EnPassant { captured },
-                ));
-            }
+            out.extend(en_passant_move(pos, role, from, to));
         }
     }
+}
+
+/// The en passant capture of the piece of `role` on `from` onto `to`,
+/// taking what [`capture_square`] names (none where it names nothing).
+pub fn en_passant_move(pos: &Pos, role: crate::piece::Role, from: u8, to: u8) -> Option<CellMove> {
+    let captured = pos.cell_index(capture_square(pos, to)?) as u32;
+    Some(cell_move(
+        pos,
+        role,
+        from,
+        to,
+        CellKind::EnPassant { captured },
+    ))
 }
 
 /// The square whose piece an en passant capture onto `to` takes

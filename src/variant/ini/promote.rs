@@ -153,26 +153,8 @@ pub fn pawn_promotion(def: &Def, pos: &Pos, kind: usize, m: &CellMove) -> Option
 
 #[cfg(test)]
 mod tests {
-    use super::super::{gen, load, Def, Pos};
-
-    fn one(text: &str) -> Def {
-        let loaded = load(text, "test.ini");
-        if let Some(r) = loaded.refused.first() {
-            panic!("{}", r.with_caret());
-        }
-        loaded.defs[0].clone()
-    }
-
-    /// The legal moves of `fen`, in UCI form, sorted.
-    fn moves(def: &Def, fen: &str) -> Vec<String> {
-        let pos = Pos::from_fen(def, fen).unwrap();
-        let mut out: Vec<String> = gen::legal_moves(def, &pos)
-            .iter()
-            .map(|m| pos.uci(def, m))
-            .collect();
-        out.sort();
-        out
-    }
+    use super::super::tests::{first, moves};
+    use super::super::{gen, Pos};
 
     const SILVERS: &str = "[s:chess]\nsilver = s\ngold = g\nmaxRank = 5\nmaxFile = 5\n\
         promotionRegionWhite = *4 *5\npromotionRegionBlack = *1 *2\n\
@@ -180,7 +162,7 @@ mod tests {
 
     #[test]
     fn a_piece_may_promote_on_entering_or_leaving_its_region_or_not() {
-        let def = one(SILVERS);
+        let def = first(SILVERS);
         let all = moves(&def, "k4/5/2S2/5/4K w - - 0 1");
         let silver: Vec<&str> = all
             .iter()
@@ -200,7 +182,7 @@ mod tests {
 
     #[test]
     fn mandatory_piece_promotion_leaves_no_plain_move_touching_the_region() {
-        let def = one(&format!("{SILVERS}mandatoryPiecePromotion = true\n"));
+        let def = first(&format!("{SILVERS}mandatoryPiecePromotion = true\n"));
         let all = moves(&def, "k4/5/2S2/5/4K w - - 0 1");
         assert!(all.contains(&"c3c4+".to_string()), "{all:?}");
         assert!(!all.contains(&"c3c4".to_string()), "{all:?}");
@@ -210,7 +192,7 @@ mod tests {
     #[test]
     fn a_promoted_piece_is_written_with_its_first_kind_and_goes_to_hand_so() {
         let text = format!("{SILVERS}pieceDrops = true\ncapturesToHand = true\n");
-        let def = one(&text);
+        let def = first(&text);
         let fen = "k4/1+S3/5/5/2R1K[] b - - 0 1";
         let pos = Pos::from_fen(&def, fen).unwrap();
         assert_eq!(pos.to_fen(&def), fen);
@@ -223,7 +205,7 @@ mod tests {
 
     #[test]
     fn a_promoted_piece_may_demote_with_piece_demotion() {
-        let def = one(&format!("{SILVERS}pieceDemotion = true\n"));
+        let def = first(&format!("{SILVERS}pieceDemotion = true\n"));
         let all = moves(&def, "k4/1+S3/5/5/4K w - - 0 1");
         // The gold on b4 (a silver) may stay, or move as a silver again
         // within the region; it does not promote further.

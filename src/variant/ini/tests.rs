@@ -2,6 +2,26 @@ use super::*;
 use crate::movegen::CellMove;
 use def::KindSet;
 
+/// The first definition of `text`, which must load whole.
+pub(super) fn first(text: &str) -> Def {
+    let loaded = load(text, "test.ini");
+    if let Some(r) = loaded.refused.first() {
+        panic!("{}", r.with_caret());
+    }
+    loaded.defs[0].clone()
+}
+
+/// The legal moves of `fen`, in UCI form, sorted.
+pub(super) fn moves(def: &Def, fen: &str) -> Vec<String> {
+    let pos = Pos::from_fen(def, fen).unwrap();
+    let mut out: Vec<String> = gen::legal_moves(def, &pos)
+        .iter()
+        .map(|m| pos.uci(def, m))
+        .collect();
+    out.sort();
+    out
+}
+
 fn one(text: &str, name: &str) -> Def {
     let loaded = load(text, "test.ini");
     if let Some(r) = loaded.refused.first() {

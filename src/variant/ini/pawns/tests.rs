@@ -2,26 +2,8 @@
 //! Fairy-Stockfish 0.0.90 (pyffish) does with it: the positions and moves
 //! below are pyffish's.
 
+use super::super::tests::{first, moves};
 use super::super::{gen, load, Def, Pos};
-
-fn one(text: &str) -> Def {
-    let loaded = load(text, "test.ini");
-    if let Some(r) = loaded.refused.first() {
-        panic!("{}", r.with_caret());
-    }
-    loaded.defs[0].clone()
-}
-
-/// The legal moves of `fen`, in UCI form, sorted.
-fn moves(def: &Def, fen: &str) -> Vec<String> {
-    let pos = Pos::from_fen(def, fen).unwrap();
-    let mut out: Vec<String> = gen::legal_moves(def, &pos)
-        .iter()
-        .map(|m| pos.uci(def, m))
-        .collect();
-    out.sort();
-    out
-}
 
 /// The position text after `moves` (UCI) from `fen`.
 fn after(def: &Def, fen: &str, moves: &[&str]) -> String {
@@ -39,7 +21,7 @@ const WAYS_FEN: &str = "rnbqkbnr/pp1pp1pp/8/8/2p2p2/8/PPPPPPPP/RNBQKBNR w KQkq -
 
 #[test]
 fn a_custom_pawns_double_step_leaves_two_squares_and_is_taken_en_passant() {
-    let def = one(WAYS);
+    let def = first(WAYS);
     let fen = after(&def, WAYS_FEN, &["e2e4"]);
     // The passed square and the pawn's own, as Fairy-Stockfish's
     // `between_bb` gives them.
@@ -63,7 +45,7 @@ fn a_custom_pawns_double_step_leaves_two_squares_and_is_taken_en_passant() {
 
 #[test]
 fn initial_moves_only_from_the_double_step_region_and_lame_as_written() {
-    let def = one(WAYS);
+    let def = first(WAYS);
     let fen = "rnbqkbnr/pp1pp1pp/8/8/2p2p2/4P3/PPPP1PPP/RNBQKBNR w KQkq - 0 1";
     let some: Vec<String> = moves(&def, fen)
         .into_iter()
@@ -82,7 +64,7 @@ fn initial_moves_only_from_the_double_step_region_and_lame_as_written() {
 
 #[test]
 fn a_quiet_step_a_pawn_can_undo_keeps_the_n_move_count() {
-    let def = one(WAYS);
+    let def = first(WAYS);
     // The double step resets it; a step forward, which a step back
     // undoes, does not (Fairy-Stockfish's `PseudoMoves[0]` test).
     let fen = after(&def, WAYS_FEN, &["e2e4", "b7b5", "e4e5"]);
@@ -93,7 +75,7 @@ fn a_quiet_step_a_pawn_can_undo_keeps_the_n_move_count() {
 fn pawns_take_a_pieces_initial_move_en_passant_and_every_double_step_counts() {
     // A wazir whose first move may jump two squares and which takes en
     // passant (`e`), beside FIDE's pawns.
-    let def = one("[j:chess]\ncustomPiece1 = w:WcefFifmD\n");
+    let def = first("[j:chess]\ncustomPiece1 = w:WcefFifmD\n");
     let fen = "rnbqkbnr/ppp1wppp/8/8/3p4/8/PPPWWPPP/RNBQKBNR w KQkq - 0 1";
     let jumped = after(&def, fen, &["e2e4"]);
     // The wazir is not of `nMoveRuleTypes`: the count goes on.
@@ -122,7 +104,7 @@ fn pawns_take_a_pieces_initial_move_en_passant_and_every_double_step_counts() {
 fn a_custom_pawn_promotes_on_entering_or_moving_within_its_region() {
     // Fairy-Stockfish's argess pawn, its region two ranks and a square,
     // promotion optional, one queen at most.
-    let def = one(
+    let def = first(
         "[s:chess]\ncustomPiece1 = p:mWcF\npawnTypes = p\ncastling = false\n\
          promotionRegionWhite = *7 *8 a6\npromotionRegionBlack = *1 *2 h3\n\
          promotionLimit = q:1\nmandatoryPawnPromotion = false\n",
@@ -145,7 +127,7 @@ fn a_custom_pawn_promotes_on_entering_or_moving_within_its_region() {
         "1Q2k3/6P1/8/3p4/8/8/1p3Pp1/4K3 b - - 0 1"
     );
     // Mandatory (Fairy-Stockfish's default): no plain move into the region.
-    let def = one("[s:chess]\ncustomPiece1 = p:mWcF\npawnTypes = p\ncastling = false\n");
+    let def = first("[s:chess]\ncustomPiece1 = p:mWcF\npawnTypes = p\ncastling = false\n");
     assert_eq!(
         moves(&def, "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1"),
         [
@@ -158,7 +140,7 @@ fn a_custom_pawn_promotes_on_entering_or_moving_within_its_region() {
 #[test]
 fn promotion_pawn_types_none_leaves_a_pawn_a_pawn() {
     // Fairy-Stockfish's caught-in-a-snag: `promotionPawnTypes = -`.
-    let def = one(
+    let def = first(
         "[n:chess]\nmaxRank = 6\ncustomPiece1 = p:fmWfcF\npawnTypes = p\n\
          promotionPawnTypes = -\npromotionRegionWhite = *6\npromotionRegionBlack = *1\n\
          castling = false\nstartFen = 4k3/1P4P1/8/8/1p4p1/4K3 w - - 0 1\n",
@@ -175,7 +157,7 @@ const KHANS: &str = "[k:chess]\ncentaur = h\nknibis = a\nkniroo = l\ncustomPiece
 
 #[test]
 fn pawn_rules_by_side() {
-    let def = one(KHANS);
+    let def = first(KHANS);
     // Black's soldier promotes to the knight-king alone.
     let all = moves(&def, "4k3/8/8/8/8/8/4s3/1K6 b - - 0 1");
     assert_eq!(
@@ -202,7 +184,7 @@ fn pawn_rules_by_side() {
 fn n_move_rule_types_reset_the_count_for_irreversible_moves_of_their_types() {
     // For White a piece that slides forward and steps back; for Black
     // none, its pawns included.
-    let def = one(
+    let def = first(
         "[c:chess]\ncustomPiece1 = l:mfRmbWcK\nnMoveRuleTypesWhite = l\n\
          nMoveRuleTypesBlack = -\n",
     );
@@ -220,7 +202,7 @@ fn n_move_rule_types_reset_the_count_for_irreversible_moves_of_their_types() {
 fn two_en_passant_squares_on_one_file_repeat_as_none() {
     // Fairy-Stockfish keys en passant squares by file: the two of an
     // initial move cancel.
-    let def = one(WAYS);
+    let def = first(WAYS);
     let two = Pos::from_fen(&def, &after(&def, WAYS_FEN, &["e2e4"])).unwrap();
     let none = Pos::from_fen(
         &def,
@@ -241,13 +223,13 @@ fn two_en_passant_squares_on_one_file_repeat_as_none() {
 
 #[test]
 fn betza_e_adds_en_passant_types_and_the_keys_set_whole_sets() {
-    let def = one("[e:chess]\ncustomPiece1 = w:WcefF\n");
+    let def = first("[e:chess]\ncustomPiece1 = w:WcefF\n");
     let names = |set: &Vec<String>| set.join(" ");
     assert_eq!(names(&def.pawn_types.en_passant[0]), "pawn customPiece1");
     assert_eq!(names(&def.pawn_types.en_passant[1]), "pawn customPiece1");
     // `pawnTypes` (read after the pieces) sets every set, and the type a
     // promoted piece goes back to hand as, the last named.
-    let def = one("[e:chess]\ncustomPiece1 = w:WcefF\npawnTypes = wp\n");
+    let def = first("[e:chess]\ncustomPiece1 = w:WcefF\npawnTypes = wp\n");
     for c in 0..2 {
         assert_eq!(names(&def.pawn_types.en_passant[c]), "customPiece1 pawn");
         assert_eq!(names(&def.pawn_types.promotion[c]), "customPiece1 pawn");
@@ -255,7 +237,7 @@ fn betza_e_adds_en_passant_types_and_the_keys_set_whole_sets() {
         assert_eq!(def.pawn_types.main[c].as_deref(), Some("pawn"));
     }
     // A removed pawn stays in the sets by type, as in Fairy-Stockfish.
-    let def = one("[e:chess]\ncustomPiece1 = p:fmWfcF\n");
+    let def = first("[e:chess]\ncustomPiece1 = p:fmWfcF\n");
     assert_eq!(names(&def.pawn_types.promotion[0]), "pawn");
     assert_eq!(def.pawn_kinds.promotion, [0, 0]);
 }
