@@ -510,15 +510,8 @@ fn play_onto(def: &Def, pos: &Pos, mv: &CellMove, p: &mut Pos) {
     if let Some(at) = taken_at {
         if let Some(t) = pos.man(def, at).filter(|t| t.color != us) {
             if def.captures_to_hand {
-                let promoted = pos.state().promoted & bit(at) != 0;
-                let first = pos.state().unpromoted_at(at).map(usize::from);
                 let main = def.pawn_kinds.main[t.color as usize];
-                let kind = match (first, main) {
-                    _ if !promoted || def.drop_loop => t.kind as usize,
-                    (Some(first), _) => first,
-                    (None, Some(pawn)) => pawn,
-                    (None, None) => t.kind as usize,
-                };
+                let kind = to_hand(def, pos, at, t.kind as usize, main);
                 if let Some(n) = p.state_mut().hands[us as usize].get_mut(kind) {
                     *n = n.saturating_add(1);
                 }
@@ -652,6 +645,22 @@ fn play_onto(def: &Def, pos: &Pos, mv: &CellMove, p: &mut Pos) {
     p.sync();
 }
 
+/// The kind the piece of kind `kind` on `sq` goes to hand as
+/// (`capturesToHand`): as it stands, unless promoted (and not
+/// `dropLoop`): then as what it was, or, where that is not known (a
+/// pawn's promotion), as `pawn`.
+fn to_hand(def: &Def, pos: &Pos, sq: u8, kind: usize, pawn: Option<usize>) -> usize {
+    let promoted = pos.state().promoted & (1u128 << sq) != 0;
+    if !promoted || def.drop_loop {
+        return kind;
+    }
+    pos.state()
+        .unpromoted_at(sq)
+        .map(usize::from)
+        .or(pawn)
+        .unwrap_or(kind)
+}
+
 /// The explosion of a capture on `at` (`blastOnCapture`, Fairy-Stockfish's
 /// `do_move`): the piece that took, and every piece but a pawn on the
 /// eight squares around, of either side, unless its kind is immune; with
@@ -675,16 +684,10 @@ fn blast(def: &Def, p: &mut Pos, at: u8) -> Vec<u8> {
                 continue;
             }
             if def.captures_to_hand {
-                // To the other side's hand, as a capture's piece goes: a
-                // promoted one as what it was (a pawn if not known).
-                let promoted = p.state().promoted & (1u128 << sq) != 0;
-                let first = p.state().unpromoted_at(sq).map(usize::from);
-                let to_hand = match (first, pawn) {
-                    _ if !promoted || def.drop_loop => kind,
-                    (Some(first), _) => first,
-                    (None, Some(pawn)) => pawn,
-                    (None, None) => kind,
-                };
+                // To the other side's hand, as a capture's piece goes (a
+                // promoted pawn as Fairy-Stockfish's PAWN, not the main
+                // promotion pawn type a capture uses).
+                let to_hand = to_hand(def, p, sq, kind, pawn);
                 if let Some(n) = p.state_mut().hands[1 - man.color as usize].get_mut(to_hand) {
                     *n = n.saturating_add(1);
                 }
