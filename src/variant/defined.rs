@@ -172,14 +172,16 @@ impl Defined {
         &self.spec
     }
 
-    /// The movement tables of its pieces where they have them
-    /// ([`Def::safety`]); else none, so that the shared attack test finds
-    /// no attacker (the ini engine judges such a variant itself).
+    /// The movement tables of its pieces where the shared king-safety
+    /// filter judges its moves with them
+    /// ([`Shared::safety`](super::ini::tables::Shared::safety)); else
+    /// none, so that the shared attack test finds no attacker (the ini
+    /// engine judges such a variant itself).
     pub fn tables(&self) -> &Tables {
         static NONE: std::sync::OnceLock<Tables> = std::sync::OnceLock::new();
         self.def
-            .safety
-            .as_ref()
+            .shared
+            .safety_tables()
             .unwrap_or_else(|| NONE.get_or_init(|| Tables::of([]).expect("no pieces")))
     }
 

@@ -3,10 +3,10 @@
 //! Fairy-Stockfish's defaults (its `variant.h`) for every key not given.
 
 use super::pawns::{PawnKinds, PawnTypes};
-use crate::color::Color;
-use crate::movement::{Movement, Ray};
+use super::tables::Shared;
+use crate::movement::Movement;
 use crate::piece::Role;
-use crate::variant::{Tables, Variant};
+use crate::variant::Variant;
 
 /// Squares as bits: bit `rank * FILES + file` with [`FILES`] fixed, so
 /// that a region read before the board's size is known keeps its meaning
@@ -298,19 +298,10 @@ pub struct Def {
     /// [`super::gen::attacked`] walks back along, found by
     /// [`Def::compile`].
     pub attacks: [Vec<Attack>; 2],
-    /// The program's movement tables of the pieces, where the shared
-    /// king-safety filter ([`crate::movegen::KingSafety`]) can judge a
-    /// move without playing it: a royal king written `K` and no capture
-    /// that its tables cannot hold (lame leaps, steps longer than two
-    /// squares), explosions or flying generals. Found by
-    /// [`Def::compile`].
-    pub safety: Option<Tables>,
-    /// Whether the pieces other than pawns move by the rays of
-    /// [`Def::safety`] through the shared walk
-    /// ([`crate::movegen::walk_rays`]): they have tables, and no two rays
-    /// of one piece reach the same square (`WR` does), which would list a
-    /// move twice. Found by [`Def::compile`].
-    pub ray_moves: bool,
+    /// The program's movement tables of the pieces, and what they serve:
+    /// the shared walk, attack test and king-safety filter
+    /// ([`super::tables`]). Found by [`Def::compile`].
+    pub shared: Shared,
 }
 
 /// How a piece reaches along one of its capture directions.
@@ -514,8 +505,7 @@ impl Def {
             source: Source::default(),
             kind_by_role: [None; 26],
             attacks: [Vec::new(), Vec::new()],
-            safety: None,
-            ray_moves: false,
+            shared: Shared::default(),
         }
     }
 
@@ -704,13 +694,7 @@ impl Def {
             }
             self.attacks[color] = list;
         }
-        self.safety = self.safety_tables();
-        self.ray_moves = self.safety.as_ref().is_some_and(|t| {
-            (0..self.kinds.len()).all(|k| {
-                self.kinds[k].part == Part::Pawn
-                    || !rays_overlap(&t.rays[self.role(k).index()][Color::White])
-            })
-        });
+        self.shared = Shared::of(self);
         Ok(())
     }
 
@@ -751,31 +735,6 @@ impl Def {
             };
             (same == game).then_some(variant)
         })
-    }
-
-    /// [`Def::safety`].
-    fn safety_tables(&self) -> Option<Tables> {
-        let king = self.king()?;
-        let bounded = self.mobility.iter().any(|r| *r != [Region::MAX; 2]);
-        let cannons = (0..self.kinds.len()).any(|k| self.janggi_cannon(k));
-        if self.role(king) != Role::King
-            || self.blast_on_capture
-            || self.flying_general
-            || bounded
-            || cannons
-        {
-            return None;
-        }
-        // Fairy-Stockfish's pawn takes diagonally forward, whatever its
-        // Betza.
-        let pawn = crate::movement::parse_betza("mfWcfF").ok()?;
-        Tables::of(self.kinds.iter().enumerate().map(|(k, kind)| {
-            let movement = match kind.part {
-                Part::Pawn => pawn.clone(),
-                _ => kind.betza.clone(),
-            };
-            (self.role(k), movement, true)
-        }))
     }
 
     /// The role of a kind: the role of its letter.
@@ -868,32 +827,4 @@ pub fn named_order(name: &str) -> u8 {
     ALL.iter()
         .position(|n| *n == name)
         .map_or(0, |i| i as u8 + 1)
-}
-
-/// Whether two rays of one piece may reach a square both, with a kind of
-/// move (quiet, capture) in common: two walks along the same line and way
-/// (one step a multiple of the other's) within both ranges; two hops on
-/// one line; a hop and a walk on one line unless the walk steps as the
-/// hop does (it stops at the piece the hop leaps).
-fn rays_overlap(rays: &[Ray]) -> bool {
-    let shares = |a: &Ray, b: &Ray| {
-        (a.mode.moves() && b.mode.moves()) || (a.mode.captures() && b.mode.captures())
-    };
-    // `long` steps `k` times `short`'s step, for `k` up to `most`.
-    let multiple = |short: &Ray, long: &Ray, most: i16| {
-        (1..=most).any(|k| (long.dx, long.dy) == (short.dx * k, short.dy * k))
-    };
-    let line = |a: &Ray, b: &Ray| multiple(a, b, 8) || multiple(b, a, 8);
-    rays.iter().enumerate().any(|(i, a)| {
-        rays[i + 1..].iter().any(|b| {
-            shares(a, b)
-                && match (a.hop, b.hop) {
-                    (false, false) => {
-                        multiple(a, b, i16::from(a.range)) || multiple(b, a, i16::from(b.range))
-                    }
-                    (true, true) => line(a, b),
-                    _ => line(a, b) && (a.dx, a.dy) != (b.dx, b.dy),
-                }
-        })
-    })
 }

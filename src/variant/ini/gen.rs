@@ -123,10 +123,11 @@ pub fn plain_move_reaches(def: &Def, pos: &Pos, from: u8, to: u8) -> bool {
 }
 
 /// Whether a piece of `by` attacks `target` (empty or not): by the
-/// shared attack test on the definition's movement tables
-/// ([`Def::safety`]) where it has them, else by [`attacked_by_walking`].
+/// shared attack test on the definition's movement tables where it
+/// answers ([`Shared::attacks`](super::tables::Shared::attacks)), else by
+/// [`attacked_by_walking`].
 pub fn attacked(def: &Def, pos: &Pos, target: u8, by: u8) -> bool {
-    match &def.safety {
+    match def.shared.attack_tables() {
         Some(tables) => {
             let by = if by == 0 { Color::White } else { Color::Black };
             crate::position::attacked(&pos.board, tables, pos.cell_index(target), by)
@@ -287,7 +288,10 @@ fn pseudo(def: &Def, pos: &Pos, out: &mut Vec<CellMove>) {
     }
 }
 
-/// The moves of the piece of kind `kind` on `from` by its movement.
+/// The moves of the piece of kind `kind` on `from` by its movement: by
+/// the shared walk of its rays where the definition has them
+/// ([`Shared::move_tables`](super::tables::Shared::move_tables)), else by
+/// [`reach`] over its Betza maps.
 fn plain_moves(
     def: &Def,
     pos: &Pos,
@@ -298,57 +302,63 @@ fn plain_moves(
 ) {
     let us = pos.us();
     let role = def.role(kind);
-    let kind_index = kind;
-    let kind = &def.kinds[kind];
-    if let Some(tables) = def.safety.as_ref().filter(|_| def.ray_moves) {
-        let from = pos.cell_index(from);
+    let start = out.len();
+    if let Some(tables) = def.shared.move_tables() {
+        let cell = pos.cell_index(from);
         let rays = &tables.rays[role.index()][pos.turn];
         let take = |c: Stack, _| c.color() != pos.turn;
+        let overlaps = def.shared.overlaps(kind);
         walk_rays(
             &pos.board,
             rays,
-            from,
+            cell,
             0,
             pos.turn.forward(),
             take,
             |i, _, _| {
-                out.push(CellMove {
-                    from: from as u32,
-                    to: i as u32,
-                    role,
-                    promotion: None,
-                    kind: CellKind::Normal,
-                });
+                // A square two rays reach is listed once.
+                if !overlaps || !out[start..].iter().any(|m| m.to as usize == i) {
+                    out.push(CellMove {
+                        from: cell as u32,
+                        to: i as u32,
+                        role,
+                        promotion: None,
+                        kind: CellKind::Normal,
+                    });
+                }
                 false
             },
         );
-        return;
+    } else {
+        let betza = &def.kinds[kind].betza;
+        buf.clear();
+        reach(pos, us, from, &betza.quiet, buf);
+        buf.retain(|&s| pos.is_empty_at(s));
+        let quiet = buf.len();
+        reach(pos, us, from, &betza.capture, buf);
+        let mut seen: Vec<u8> = Vec::with_capacity(buf.len());
+        for (i, &to) in buf.iter().enumerate() {
+            let ok = i < quiet || matches!(pos.man(def, to), Some(t) if t.color != us);
+            if ok && !seen.contains(&to) {
+                seen.push(to);
+                out.push(cell_move(pos, role, from, to, CellKind::Normal));
+            }
+        }
     }
-    buf.clear();
-    reach(pos, us, from, &kind.betza.quiet, buf);
-    buf.retain(|&s| pos.is_empty_at(s));
-    let mut quiet = buf.len();
-    reach(pos, us, from, &kind.betza.capture, buf);
-    if def.janggi_cannon(kind_index) {
+    if def.janggi_cannon(kind) {
         // Neither over another janggi cannon nor onto one.
         let cannon = |s: u8| {
             pos.man(def, s)
                 .is_some_and(|m| def.janggi_cannon(m.kind as usize))
         };
-        let ok = |to: u8| !cannon(to) && !cannon_between(pos, from, to, &cannon);
-        quiet = buf[..quiet].iter().filter(|&&to| ok(to)).count();
-        buf.retain(|&to| ok(to));
-    }
-    let mut seen: Vec<u8> = Vec::with_capacity(buf.len());
-    for (i, &to) in buf.iter().enumerate() {
-        let ok = if i < quiet {
-            true
-        } else {
-            matches!(pos.man(def, to), Some(t) if t.color != us)
-        };
-        if ok && !seen.contains(&to) {
-            seen.push(to);
-            out.push(cell_move(pos, role, from, to, CellKind::Normal));
+        let mut i = start;
+        while i < out.len() {
+            let to = pos.number_at(out[i].to as usize);
+            if cannon(to) || cannon_between(pos, from, to, &cannon) {
+                out.remove(i);
+            } else {
+                i += 1;
+            }
         }
     }
 }
@@ -763,7 +773,7 @@ pub(super) fn legal_ignoring_end(def: &Def, pos: &Pos, shared: bool) -> Vec<Cell
             .king_square(def, side)
             .is_none_or(|k| !attacks(def, after, k, 1 - side))
     };
-    match def.safety.as_ref().filter(|_| shared) {
+    match def.shared.safety_tables().filter(|_| shared) {
         Some(tables) => KingSafety::with(|ks| {
             ks.update_with(pos, tables);
             all.retain(|mv| ks.allows_with(pos, tables, mv));

@@ -21,6 +21,7 @@ pub mod lex;
 pub mod pawns;
 pub mod promote;
 pub mod royal;
+pub mod tables;
 
 pub use board::{Pos, State};
 pub use def::Def;

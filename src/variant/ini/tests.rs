@@ -177,7 +177,7 @@ fn same_moves(def: &Def, pos: &Pos, mut a: Vec<CellMove>, mut b: Vec<CellMove>) 
 fn the_shared_king_safety_filter_agrees_with_playing_each_move() {
     let mut positions = 0;
     let judged = in_random_games(
-        |d| d.safety.is_some(),
+        |d| d.shared.safety,
         6,
         100,
         |def, pos| {
@@ -194,26 +194,24 @@ fn the_shared_king_safety_filter_agrees_with_playing_each_move() {
 /// pieces of a definition with tables, lists the moves the engine's own
 /// walk over the Betza maps lists, in random games of every such
 /// definition of the agreement file; and a piece whose rays overlap
-/// (`WR`) keeps the engine's walk, which lists each move once.
+/// (`WR`) has each of its moves listed once.
 #[test]
 fn the_shared_ray_walk_moves_as_the_betza_maps_do() {
     let mut positions = 0;
     let walked = in_random_games(
-        |d| d.ray_moves,
+        |d| d.shared.moves,
         4,
         100,
         |def, pos| {
-            let general = Def {
-                ray_moves: false,
-                ..def.clone()
-            };
+            let mut general = def.clone();
+            general.shared.moves = false;
             let slow = gen::legal_moves(&general, pos);
             same_moves(def, pos, gen::legal_moves(def, pos), slow);
             positions += 1;
         },
     );
     assert!(
-        walked >= 45,
+        walked >= 100,
         "only {walked} definitions walk the shared rays"
     );
     assert!(positions > 10_000, "{positions}");
@@ -221,7 +219,8 @@ fn the_shared_ray_walk_moves_as_the_betza_maps_do() {
         "[wr:chess]\ncustomPiece1 = a:WR\nstartFen = 4k3/8/8/8/8/8/8/A3K3 w - - 0 1\n",
         "wr",
     );
-    assert!(overlap.safety.is_some() && !overlap.ray_moves);
+    let wr = overlap.kinds.iter().position(|k| k.letter == 'A').unwrap();
+    assert!(overlap.shared.moves && overlap.shared.overlaps(wr));
     let mut moves: Vec<String> = gen::legal_moves(&overlap, &overlap.start())
         .iter()
         .map(|m| format!("{m:?}"))
@@ -236,12 +235,12 @@ fn the_shared_ray_walk_moves_as_the_betza_maps_do() {
 
 /// The shared attack test on a definition's tables says of every square
 /// what the walk back along [`Def::attacks`] says, for both sides, in
-/// random games of every definition of the agreement file with tables.
+/// random games of every definition of the agreement file where it answers.
 #[test]
 fn the_shared_attack_test_agrees_with_the_walk_back() {
     let mut squares = 0;
     in_random_games(
-        |d| d.safety.is_some(),
+        |d| d.shared.attacks,
         3,
         60,
         |def, pos| {
@@ -274,13 +273,9 @@ fn a_mobility_region_bounds_where_a_piece_goes_and_what_it_attacks() {
     // its region.
     let pos = Pos::from_fen(&def, "8/8/8/4k3/3N4/8/8/4K3 b - - 0 1").unwrap();
     assert!(!gen::in_check(&def, &pos));
-    let white = Pos::from_fen(&def, "8/8/8/4k3/3N4/8/8/4K3 w - - 0 1").unwrap();
-    let knight: Vec<String> = gen::legal_moves(&def, &white)
-        .iter()
-        .map(|m| white.uci(&def, m))
-        .filter(|m| m.starts_with("d4"))
-        .collect();
-    assert_eq!(knight, ["d4c2", "d4e2", "d4b3", "d4f3"]);
+    let mut knight: Vec<String> = moves(&def, "8/8/8/4k3/3N4/8/8/4K3 w - - 0 1");
+    knight.retain(|m| m.starts_with("d4"));
+    assert_eq!(knight, ["d4b3", "d4c2", "d4e2", "d4f3"]);
     // Black's king keeps to d8, e8 and f8.
     let king = Pos::from_fen(&def, "4k3/8/8/8/8/8/8/4K3 b - - 0 1").unwrap();
     let mut moves: Vec<String> = gen::legal_moves(&def, &king)
