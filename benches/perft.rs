@@ -23,7 +23,7 @@
 //! Fairy-Stockfish reads from the same file (`VariantPath`); its last
 //! column compares the definition with postal's built-in chess on the
 //! same position and depth. The rows on 8 x 8 boards are counted by that
-//! engine; the rows on wider boards (`gemini2`, `indiangreat2`) by one
+//! engine; the rows on larger boards (`lame`, `gemini2`, `indiangreat2`) by one
 //! built with large boards, named by `FAIRY_STOCKFISH_LARGE` (the script
 //! builds it too), as an engine built without them cannot play them.
 
@@ -127,6 +127,14 @@ const DEFINED: &[Defined] = &[
         depth: 4,
         chess: false,
         large: false,
+    },
+    Defined {
+        name: "lame",
+        label: "lame leapers start",
+        fen: "",
+        depth: 4,
+        chess: false,
+        large: true,
     },
     Defined {
         name: "gemini2",

@@ -28,8 +28,8 @@
 //! What it returns is a [`Movement`]: the quiet moves and the captures,
 //! each a [`Motion`] (leaps, slides and hops by direction), the initial
 //! moves, and the atoms in the text's order. The built-in tables take it
-//! as [`Ray`]s ([`Movement::rays`]), which have no form yet for a hop, a
-//! lame leap or an initial move.
+//! as [`Ray`]s ([`Movement::rays`]): leaps, slides, hops and lame leaps;
+//! an initial move has no ray.
 
 use crate::color::Color;
 use std::collections::BTreeMap;
@@ -339,38 +339,44 @@ pub struct Ray {
     pub range: u8,
     pub mode: Mode,
     pub hop: bool,
+    /// A lame leap (Betza `n`): the square it passes ([`lame_step`]) must
+    /// be empty.
+    pub lame: bool,
 }
 
-/// A motion with no [`Ray`] form: the direction (`(dy, dx)` for White)
-/// of a lame leap.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum NoRay {
-    LameLeap((i8, i8)),
-}
-
-impl std::fmt::Display for NoRay {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            NoRay::LameLeap(d) => write!(f, "the lame leap {d:?} (dy, dx) has no ray"),
-        }
-    }
+/// The square a lame leap of `(dx, dy)` passes, as `(dx, dy)` from where
+/// it starts, when it passes one: Fairy-Stockfish walks such a leap along
+/// its longer leg first, diagonally once the legs are equal. A leap of at
+/// most two squares each way (all the movement tables hold) passes at
+/// most one square; a one-step leap passes none.
+pub fn lame_step(dx: i16, dy: i16) -> Option<(i16, i16)> {
+    let (sx, sy) = (dx.signum(), dy.signum());
+    let step = match dx.abs().cmp(&dy.abs()) {
+        std::cmp::Ordering::Greater => (sx, 0),
+        std::cmp::Ordering::Less => (0, sy),
+        std::cmp::Ordering::Equal => (sx, sy),
+    };
+    (step != (dx, dy)).then_some(step)
 }
 
 impl Movement {
     /// Reads a built-in table's Betza constant; panics on a malformed one,
-    /// or one with no [`Ray`] form (a hop, a lame leap), since the tables
-    /// are written in the variant modules, not taken from users.
+    /// or one the built-in variants' generators do not walk (a hop, a lame
+    /// leap, an initial move), since the tables are written in the variant
+    /// modules, not taken from users.
     pub fn betza(text: &str) -> Movement {
         let movement =
             parse_betza(text).unwrap_or_else(|e| panic!("bad movement descriptor {text:?}: {e}"));
-        if let Err(e) = movement.rays(Color::White) {
-            panic!("movement descriptor {text:?} is not for the built-in tables: {e}");
-        }
         // The built-in variants' generators walk slides and leaps only.
         for motion in [&movement.quiet, &movement.capture] {
             if let Some(d) = motion.hops.keys().next() {
                 panic!(
                     "movement descriptor {text:?} is not for the built-in tables: the hop {d:?}"
+                );
+            }
+            if let Some((d, _)) = motion.leaps.iter().find(|(_, &v)| v < 0) {
+                panic!(
+                    "movement descriptor {text:?} is not for the built-in tables: the lame leap {d:?}"
                 );
             }
         }
@@ -388,14 +394,9 @@ impl Movement {
     /// non-zero leg (a wazir's sideways steps, a knight's tall jumps),
     /// then forward before backward as the mover sees it, then towards
     /// the h-file first. Move lists follow this order (`postal moves`,
-    /// `perft --divide`). A hop is a ray marked `hop`; a lame leap has no
-    /// ray, and is an error.
-    pub fn rays(&self, color: Color) -> Result<Vec<Ray>, NoRay> {
-        for motion in [&self.quiet, &self.capture] {
-            if let Some((&d, _)) = motion.leaps.iter().find(|(_, &v)| v < 0) {
-                return Err(NoRay::LameLeap(d));
-            }
-        }
+    /// `perft --divide`). A hop is a ray marked `hop`, a lame leap one
+    /// marked `lame`.
+    pub fn rays(&self, color: Color) -> Vec<Ray> {
         let forward = color.forward();
         let mut out: Vec<Ray> = Vec::new();
         for atom in &self.atoms {
@@ -416,19 +417,21 @@ impl Movement {
                 })
                 .collect();
             dirs.sort_by_key(|&(dx, dy, _)| (dx.abs() != short, -dy * forward, -dx));
+            // A ray's range, and whether it is a lame leap.
             let range = |v: i8| match atom.gait {
-                Gait::Slide | Gait::Hop if v > 0 => v as u8,
-                Gait::Slide | Gait::Hop => u8::MAX,
-                Gait::Leap => 1,
+                Gait::Slide | Gait::Hop if v > 0 => (v as u8, false),
+                Gait::Slide | Gait::Hop => (u8::MAX, false),
+                Gait::Leap => (1, v < 0),
             };
             let hop = atom.gait == Gait::Hop;
             for (dx, dy, key) in dirs {
-                let ray = |range, mode| Ray {
+                let ray = |(range, lame), mode| Ray {
                     dx,
                     dy,
                     range,
                     mode,
                     hop,
+                    lame,
                 };
                 let (q, c) = (
                     quiet.get(&key).map(|&v| range(v)),
@@ -449,7 +452,7 @@ impl Movement {
                 }
             }
         }
-        Ok(out)
+        out
     }
 }
 

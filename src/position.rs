@@ -603,6 +603,19 @@ pub fn attacked_with(
             break;
         }
     }
+    // Lame leaps: the leaper, then the square its leap passes empty.
+    for dir in &tables.lame[by] {
+        let from = board.step(index, board.offset(-dir.dx, -dir.dy));
+        let c = cell(from);
+        if c.is_empty() || c.is_off() || c.color() != by || !dir.hits(c, 0) {
+            continue;
+        }
+        let passed = crate::movement::lame_step(dir.dx, dir.dy)
+            .map(|(x, y)| board.step(from, board.offset(x, y)));
+        if passed.is_none_or(|i| cell(i).is_empty()) {
+            return true;
+        }
+    }
     false
 }
 

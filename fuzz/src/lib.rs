@@ -161,17 +161,14 @@ pub fn square_name(text: &str) {
     }
 }
 
-/// A movement descriptor read expands to rays of at least one step.
+/// A movement descriptor read expands to rays of at least one step; a
+/// lame one is a leap.
 pub fn betza(text: &str) {
     if let Ok(movement) = parse_betza(text) {
         for color in Color::ALL {
-            // A hop or a lame leap has no ray: only the ini generator
-            // plays it.
-            let Ok(rays) = movement.rays(color) else {
-                continue;
-            };
-            for ray in rays {
+            for ray in movement.rays(color) {
                 assert!(ray.range >= 1 && (ray.dx, ray.dy) != (0, 0), "{text:?}");
+                assert!(!ray.lame || (ray.range == 1 && !ray.hop), "{text:?}");
             }
         }
     }

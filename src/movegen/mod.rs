@@ -147,7 +147,15 @@ pub fn walk_rays(
             continue;
         }
         if ray.range == 1 {
-            // Leapers and pawns: one cell, no walk.
+            // Leapers and pawns: one cell, no walk; a lame leap only over
+            // an empty square.
+            if ray.lame {
+                let passed = crate::movement::lame_step(ray.dx, ray.dy)
+                    .map(|(x, y)| board.step(from, board.offset(x, y)));
+                if passed.is_some_and(|i| !board.cell(i).is_empty()) {
+                    continue;
+                }
+            }
             let i = board.step(from, off);
             let c = board.cell(i);
             let ok = if c.is_empty() {

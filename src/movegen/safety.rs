@@ -24,8 +24,9 @@ pub struct KingSafety {
     /// between it and the king.
     evasions: Vec<usize>,
     pinned: Vec<usize>,
-    /// The enemy has hoppers: a piece moved onto or off a line can let
-    /// one attack, so every move is tested ([`KingSafety::safe_after`]).
+    /// The enemy has hoppers or lame leapers: a piece moved onto or off a
+    /// line, or off the square a leap passes, can let one attack, so every
+    /// move is tested ([`KingSafety::safe_after`]).
     screens: bool,
 }
 
@@ -67,7 +68,7 @@ impl KingSafety {
         self.pinned.clear();
         self.evasions.clear();
         self.checkers = 0;
-        self.screens = !tables.hops[them].is_empty();
+        self.screens = !tables.hops[them].is_empty() || !tables.lame[them].is_empty();
         for i in board.cells_of(us) {
             if board.cell(i).roles().contains(Role::King) {
                 self.kings.push(i);

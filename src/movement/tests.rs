@@ -63,7 +63,6 @@ fn rays(text: &str, color: Color) -> Vec<R> {
     parse_betza(text)
         .unwrap()
         .rays(color)
-        .unwrap()
         .into_iter()
         .map(|r| (r.dx, r.dy, r.range, r.mode))
         .collect()
@@ -205,25 +204,26 @@ fn quiet_and_capture_with_the_same_reach_are_one_ray() {
 }
 
 #[test]
-fn hops_are_hop_rays_and_lame_leaps_have_none() {
-    let cannon = parse_betza("pR").unwrap().rays(Color::White).unwrap();
+fn hops_are_hop_rays_and_lame_leaps_lame_ones() {
+    let cannon = parse_betza("pR").unwrap().rays(Color::White);
     assert!(
         cannon.iter().all(|r| r.hop && r.range == u8::MAX),
         "{cannon:?}"
     );
     assert_eq!(cannon.len(), 4);
-    let grasshopper = parse_betza("gQ").unwrap().rays(Color::Black).unwrap();
+    let grasshopper = parse_betza("gQ").unwrap().rays(Color::Black);
     assert!(
         grasshopper.iter().all(|r| r.hop && r.range == 1),
         "{grasshopper:?}"
     );
     assert_eq!(grasshopper.len(), 8);
-    assert!(matches!(
-        parse_betza("WnN").unwrap().rays(Color::White),
-        Err(NoRay::LameLeap(_))
-    ));
-    let rook = parse_betza("R").unwrap().rays(Color::White).unwrap();
-    assert!(rook.iter().all(|r| !r.hop));
+    let horse = parse_betza("WnN").unwrap().rays(Color::White);
+    assert_eq!(horse.len(), 12);
+    assert!(horse
+        .iter()
+        .all(|r| r.lame == (r.dx.abs() + r.dy.abs() == 3)));
+    let rook = parse_betza("R").unwrap().rays(Color::White);
+    assert!(rook.iter().all(|r| !r.hop && !r.lame));
 }
 
 #[test]
@@ -304,4 +304,23 @@ fn en_passant_letter_is_skipped_as_fairy_stockfish_skips_it() {
 #[should_panic(expected = "is not for the built-in tables: initial moves")]
 fn a_built_in_constant_may_not_have_initial_moves() {
     Movement::betza("WiD");
+}
+
+#[test]
+fn a_lame_leap_passes_the_square_of_its_longer_leg() {
+    // Fairy-Stockfish's xiangqi horse (`nN`) is blocked on the square
+    // next to it along the longer leg; a lame alfil (`nA`) at the
+    // diagonal step; a lame dabbaba (`nD`) at the orthogonal one.
+    assert_eq!(lame_step(1, 2), Some((0, 1)));
+    assert_eq!(lame_step(-2, 1), Some((-1, 0)));
+    assert_eq!(lame_step(2, -2), Some((1, -1)));
+    assert_eq!(lame_step(0, -2), Some((0, -1)));
+    assert_eq!(lame_step(1, 1), None);
+    assert_eq!(lame_step(0, 1), None);
+}
+
+#[test]
+#[should_panic(expected = "is not for the built-in tables: the lame leap")]
+fn built_in_tables_refuse_lame_leaps() {
+    Movement::betza("nN");
 }

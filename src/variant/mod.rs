@@ -338,6 +338,10 @@ pub struct Tables {
     /// grasshoppers): `max` and the masks count the squares between the
     /// hurdle and the target.
     pub hops: ByColor<Vec<AttackDir>>,
+    /// The lame leaps' attack directions (a defined variant's `nN`): the
+    /// square the leap passes ([`crate::movement::lame_step`]) must be
+    /// empty.
+    pub lame: ByColor<Vec<AttackDir>>,
 }
 
 impl Tables {
@@ -352,16 +356,17 @@ impl Tables {
 
     /// The tables of pieces given as their role, their movement and
     /// whether their captures attack a king; `None` when a movement has
-    /// no [`Ray`] form (a lame leap) or a step of more than
-    /// [`crate::board::MARGIN`] squares, which the board cannot step.
+    /// a step of more than [`crate::board::MARGIN`] squares, which the
+    /// board cannot step.
     pub fn of(pieces: impl IntoIterator<Item = (Role, Movement, bool)>) -> Option<Tables> {
         let mut rays: Vec<ByColor<Vec<Ray>>> =
             (0..Role::COUNT).map(|_| ByColor::default()).collect();
         let mut attacks: ByColor<Vec<AttackDir>> = ByColor::default();
         let mut hops: ByColor<Vec<AttackDir>> = ByColor::default();
+        let mut lame: ByColor<Vec<AttackDir>> = ByColor::default();
         for (role, movement, gives_check) in pieces {
             for color in Color::ALL {
-                let r = movement.rays(color).ok()?;
+                let r = movement.rays(color);
                 if r.iter()
                     .any(|r| r.dx.abs().max(r.dy.abs()) > crate::board::MARGIN)
                 {
@@ -371,6 +376,8 @@ impl Tables {
                     for ray in r.iter().filter(|r| r.mode.captures()) {
                         let list = if ray.hop {
                             &mut hops[color]
+                        } else if ray.lame {
+                            &mut lame[color]
                         } else {
                             &mut attacks[color]
                         };
@@ -411,6 +418,7 @@ impl Tables {
             rays,
             attacks,
             hops,
+            lame,
         })
     }
 
