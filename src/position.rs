@@ -15,7 +15,7 @@ use crate::movegen::KingSafety;
 use crate::mv::{Move, MoveKind, PieceMove};
 use crate::piece::{Piece, Role, Stack};
 use crate::square::Square;
-use crate::variant::{Extra, FastLine, Tables, Variant};
+use crate::variant::{AttackDir, Extra, FastLine, Tables, Variant};
 
 /// Castling rights, FIDE style: king side and queen side per colour.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -603,20 +603,30 @@ pub fn attacked_with(
             break;
         }
     }
-    // Lame leaps: the leaper, then the square its leap passes empty.
-    for dir in &tables.lame[by] {
+    !tables.lame[by].is_empty() && lame_attack(board, &tables.lame[by], index, by, &cell)
+}
+
+/// [`attacked_with`] by a lame leap (only defined variants have them):
+/// the leaper, then the square its leap passes empty.
+#[cold]
+#[inline(never)]
+fn lame_attack(
+    board: &Board,
+    dirs: &[AttackDir],
+    index: usize,
+    by: Color,
+    cell: &impl Fn(usize) -> Stack,
+) -> bool {
+    dirs.iter().any(|dir| {
         let from = board.step(index, board.offset(-dir.dx, -dir.dy));
         let c = cell(from);
         if c.is_empty() || c.is_off() || c.color() != by || !dir.hits(c, 0) {
-            continue;
+            return false;
         }
         let passed = crate::movement::lame_step(dir.dx, dir.dy)
             .map(|(x, y)| board.step(from, board.offset(x, y)));
-        if passed.is_none_or(|i| cell(i).is_empty()) {
-            return true;
-        }
-    }
-    false
+        passed.is_none_or(|i| cell(i).is_empty())
+    })
 }
 
 /// Roles that capture along a direction at distance `k`, as a mask over
