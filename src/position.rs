@@ -572,7 +572,7 @@ pub fn attacked_with(
             if c.is_empty() {
                 continue;
             }
-            if !c.is_off() && c.color() == by && dir.hits(c, k) {
+            if !c.is_off() && c.color() == by && dir.hits(c, k) && passes(board, dir, i, &cell) {
                 return true;
             }
             break;
@@ -603,30 +603,15 @@ pub fn attacked_with(
             break;
         }
     }
-    !tables.lame[by].is_empty() && lame_attack(board, &tables.lame[by], index, by, &cell)
+    false
 }
 
-/// [`attacked_with`] by a lame leap (only defined variants have them):
-/// the leaper, then the square its leap passes empty.
-#[cold]
-#[inline(never)]
-fn lame_attack(
-    board: &Board,
-    dirs: &[AttackDir],
-    index: usize,
-    by: Color,
-    cell: &impl Fn(usize) -> Stack,
-) -> bool {
-    dirs.iter().any(|dir| {
-        let from = board.step(index, board.offset(-dir.dx, -dir.dy));
-        let c = cell(from);
-        if c.is_empty() || c.is_off() || c.color() != by || !dir.hits(c, 0) {
-            return false;
-        }
-        let passed = crate::movement::lame_step(dir.dx, dir.dy)
-            .map(|(x, y)| board.step(from, board.offset(x, y)));
-        passed.is_none_or(|i| cell(i).is_empty())
-    })
+/// Whether the piece on cell `from` that captures along `dir` gets past
+/// the square its leap passes, if it is a lame leap: that square is empty.
+#[inline(always)]
+pub fn passes(board: &Board, dir: &AttackDir, from: usize, cell: &impl Fn(usize) -> Stack) -> bool {
+    dir.pass
+        .is_none_or(|(x, y)| cell(board.step(from, board.offset(x, y))).is_empty())
 }
 
 /// Roles that capture along a direction at distance `k`, as a mask over

@@ -3,8 +3,9 @@
 //! parent module for the rule.
 
 use super::{CellKind, CellMove};
+use crate::color::Color;
 use crate::piece::{Piece, Role, Stack};
-use crate::position::{attacked_with, Position};
+use crate::position::{attacked_with, passes, Position};
 use crate::variant::Tables;
 
 /// What the king-safety filter knows about a position: the cells of the
@@ -25,9 +26,14 @@ pub struct KingSafety {
     evasions: Vec<usize>,
     pinned: Vec<usize>,
     /// The enemy has hoppers or lame leapers: a piece moved onto or off a
-    /// line, or off the square a leap passes, can let one attack, so every
-    /// move is tested ([`KingSafety::safe_after`]).
+    /// line, or off the square a leap passes, can let one attack, so such
+    /// moves are tested ([`KingSafety::safe_after`]).
     screens: bool,
+    /// With screens and one king, the cells where a move can change such
+    /// an attack on it: the lines out from the king along the hoppers'
+    /// directions, and the squares the lame leaps onto it pass. With
+    /// screens and several kings or none, every move is tested.
+    screen: Vec<usize>,
 }
 
 thread_local! {
@@ -68,7 +74,7 @@ impl KingSafety {
         self.pinned.clear();
         self.evasions.clear();
         self.checkers = 0;
-        self.screens = !tables.hops[them].is_empty() || !tables.lame[them].is_empty();
+        self.screens = !tables.hops[them].is_empty() || tables.lame[them];
         for i in board.cells_of(us) {
             if board.cell(i).roles().contains(Role::King) {
                 self.kings.push(i);
@@ -109,7 +115,7 @@ impl KingSafety {
                         own = Some(i);
                         continue;
                     }
-                    if dir.hits(c, n) {
+                    if dir.hits(c, n) && passes(board, dir, i, &|j| board.cell(j)) {
                         match own {
                             Some(p) => self.pinned.push(p),
                             None if single => {
@@ -134,6 +140,39 @@ impl KingSafety {
                 || (self.screens
                     && attacked_with(board, tables, self.kings[0], them, |i| board.cell(i)));
         }
+        self.screen.clear();
+        if self.screens && single {
+            self.find_screen(board, tables, them);
+        }
+    }
+
+    /// [`KingSafety::screen`] of the one king.
+    fn find_screen(&mut self, board: &crate::board::Board, tables: &Tables, them: Color) {
+        let king = self.kings[0];
+        for dir in &tables.hops[them] {
+            let off = board.offset(-dir.dx, -dir.dy);
+            let mut i = board.step(king, off);
+            while !board.cell(i).is_off() {
+                self.screen.push(i);
+                i = board.step(i, off);
+            }
+        }
+        for dir in tables.attacks[them].iter().filter(|d| d.pass.is_some()) {
+            let leaper = board.step(king, board.offset(-dir.dx, -dir.dy));
+            if let Some((x, y)) = dir.pass {
+                self.screen.push(board.step(leaper, board.offset(x, y)));
+            }
+        }
+    }
+
+    /// Whether a move of a piece (not the king) can change an attack of a
+    /// hopper or a lame leaper on a king of the mover.
+    #[inline]
+    fn screened(&self, m: &CellMove) -> bool {
+        self.screens
+            && (self.kings.len() != 1
+                || self.screen.contains(&(m.from as usize))
+                || self.screen.contains(&(m.to as usize)))
     }
 
     /// Is one of the mover's kings attacked?
@@ -155,7 +194,7 @@ impl KingSafety {
         // Most moves: not in check, not the king, not en passant or
         // castling, and the piece not pinned.
         (!self.in_check
-            && !self.screens
+            && !self.screened(m)
             && m.role != Role::King
             && matches!(m.kind, CellKind::Normal | CellKind::DoubleStep)
             && (self.pinned.is_empty() || !self.pinned.contains(&(m.from as usize))))
@@ -166,7 +205,7 @@ impl KingSafety {
     /// through.
     #[inline(never)]
     fn judge(&self, pos: &Position, tables: &Tables, m: &CellMove) -> bool {
-        if self.screens {
+        if self.screens && (self.in_check || m.role == Role::King || self.screened(m)) {
             return self.safe_after(pos, tables, m);
         }
         let from = m.from as usize;

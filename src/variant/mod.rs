@@ -316,6 +316,10 @@ pub struct AttackDir {
     pub max: u8,
     pub masks: [u32; 8],
     pub others: [u32; 8],
+    /// For lame leaps (a defined variant's `nN`), the square the leap
+    /// passes, from the leaper ([`crate::movement::lame_step`]): the
+    /// leaper attacks only while it is empty.
+    pub pass: Option<(i16, i16)>,
 }
 
 impl AttackDir {
@@ -338,10 +342,9 @@ pub struct Tables {
     /// grasshoppers): `max` and the masks count the squares between the
     /// hurdle and the target.
     pub hops: ByColor<Vec<AttackDir>>,
-    /// The lame leaps' attack directions (a defined variant's `nN`): the
-    /// square the leap passes ([`crate::movement::lame_step`]) must be
-    /// empty.
-    pub lame: ByColor<Vec<AttackDir>>,
+    /// Whether a side has lame leaps among its captures (directions
+    /// with a [`AttackDir::pass`]).
+    pub lame: ByColor<bool>,
 }
 
 impl Tables {
@@ -363,7 +366,7 @@ impl Tables {
             (0..Role::COUNT).map(|_| ByColor::default()).collect();
         let mut attacks: ByColor<Vec<AttackDir>> = ByColor::default();
         let mut hops: ByColor<Vec<AttackDir>> = ByColor::default();
-        let mut lame: ByColor<Vec<AttackDir>> = ByColor::default();
+        let mut lame: ByColor<bool> = ByColor::default();
         for (role, movement, gives_check) in pieces {
             for color in Color::ALL {
                 let r = movement.rays(color);
@@ -376,12 +379,19 @@ impl Tables {
                     for ray in r.iter().filter(|r| r.mode.captures()) {
                         let list = if ray.hop {
                             &mut hops[color]
-                        } else if ray.lame {
-                            &mut lame[color]
                         } else {
                             &mut attacks[color]
                         };
-                        let pos = match list.iter().position(|d| d.dx == ray.dx && d.dy == ray.dy) {
+                        let pass = if ray.lame {
+                            lame[color] = true;
+                            crate::movement::lame_step(ray.dx, ray.dy)
+                        } else {
+                            None
+                        };
+                        let found = list
+                            .iter()
+                            .position(|d| d.dx == ray.dx && d.dy == ray.dy && d.pass == pass);
+                        let pos = match found {
                             Some(p) => p,
                             None => {
                                 list.push(AttackDir {
@@ -390,6 +400,7 @@ impl Tables {
                                     max: 0,
                                     masks: [0; 8],
                                     others: [0; 8],
+                                    pass,
                                 });
                                 list.len() - 1
                             }
