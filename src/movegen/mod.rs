@@ -189,6 +189,38 @@ pub fn walk_rays(
     false
 }
 
+/// Castling of the king on cell `king[0]` to `king[1]` with the rook on
+/// `rook[0]` going to `rook[1]`, all on one rank of a board of one tile
+/// (so the cells between two of them are the indices between): every
+/// cell either piece passes or lands on is empty but for the two, and no
+/// cell the king passes or lands on is `attacked`. Whether the king may
+/// castle out of check is the caller's to ask. FIDE's rule (FI-2) and
+/// Fairy-Stockfish's for any castling files, where the rook ends beside
+/// the king on its inner side.
+pub fn castle(
+    board: &Board,
+    role: Role,
+    king: [usize; 2],
+    rook: [usize; 2],
+    attacked: impl Fn(usize) -> bool,
+) -> Option<CellMove> {
+    // The cells from `a` to `b`, `a` left out.
+    let span = |[a, b]: [usize; 2]| (a.min(b)..=a.max(b)).filter(move |&i| i != a);
+    let blocked = span(rook)
+        .chain(span(king))
+        .any(|i| i != king[0] && i != rook[0] && !board.cell(i).is_empty());
+    if blocked || span(king).any(attacked) {
+        return None;
+    }
+    Some(CellMove {
+        kind: CellKind::Castle {
+            rook: rook[0] as u32,
+            rook_to: rook[1] as u32,
+        },
+        ..CellMove::new(role, king[0], king[1])
+    })
+}
+
 impl Position {
     /// Calls `emit` with every pseudo-legal single-piece move, in the order
     /// [`Position::pseudo_moves`] lists them: the pieces of the side to
@@ -439,44 +471,28 @@ impl Position {
         if board.cell(king).piece() != Some(Piece::new(us, Role::King)) {
             return false;
         }
+        let mut in_check = None;
         for king_side in [true, false] {
             if !self.castling.get(us, king_side) {
                 continue;
             }
-            let (rook_file, between, path, king_to, rook_to): (i16, &[i16], &[i16], i16, i16) =
-                if king_side {
-                    (8, &[6, 7], &[5, 6, 7], 7, 6)
-                } else {
-                    (1, &[2, 3, 4], &[5, 4, 3], 3, 4)
-                };
-            let Some(rook) = cell(rook_file) else {
+            let (rook_file, king_to, rook_to) = if king_side { (8, 7, 6) } else { (1, 3, 4) };
+            let (Some(rook), Some(to), Some(rook_to)) =
+                (cell(rook_file), cell(king_to), cell(rook_to))
+            else {
                 continue;
             };
             if board.cell(rook).piece() != Some(Piece::new(us, Role::Rook)) {
                 continue;
             }
-            if !between
-                .iter()
-                .all(|&f| cell(f).is_some_and(|i| board.cell(i).is_empty()))
-            {
-                continue;
-            }
-            if path
-                .iter()
-                .any(|&f| cell(f).is_some_and(|i| self.is_attacked(i, !us)))
-            {
-                continue;
-            }
-            let (Some(to), Some(rook_to)) = (cell(king_to), cell(rook_to)) else {
+            let attacked = |i: usize| self.is_attacked(i, !us);
+            let Some(m) = castle(board, Role::King, [king, to], [rook, rook_to], attacked) else {
                 continue;
             };
-            if emit(CellMove {
-                kind: CellKind::Castle {
-                    rook: rook as u32,
-                    rook_to: rook_to as u32,
-                },
-                ..CellMove::new(Role::King, king, to)
-            }) {
+            if *in_check.get_or_insert_with(|| attacked(king)) {
+                return false;
+            }
+            if emit(m) {
                 return true;
             }
         }

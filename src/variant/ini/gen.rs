@@ -16,7 +16,7 @@ use super::pawns;
 use super::promote::{self, Change};
 use super::royal::{pseudo_royals, pseudo_royals_safe, royal_attacked};
 use crate::color::Color;
-use crate::movegen::{walk_rays, CellKind, CellMove, KingSafety};
+use crate::movegen::{castle, walk_rays, CellKind, CellMove, KingSafety};
 use crate::movement::Motion;
 use crate::piece::{Piece, Role, Stack};
 
@@ -436,6 +436,10 @@ fn pawn_moves(def: &Def, pos: &Pos, from: u8, out: &mut Vec<CellMove>) {
     }
 }
 
+/// Castling by the shared rule ([`castle`]) on the definition's squares:
+/// the king to its castling file, the rook beside it. As in
+/// Fairy-Stockfish, only a royal king may not castle through attacked
+/// squares; a commoner castles regardless.
 fn castling_moves(def: &Def, pos: &Pos, out: &mut Vec<CellMove>) {
     let us = pos.us();
     let rank = pos.castling_rank(def, us);
@@ -449,44 +453,22 @@ fn castling_moves(def: &Def, pos: &Pos, out: &mut Vec<CellMove>) {
         } else {
             def.castling_queenside_file
         };
-        let Some(kto) = pos.sq(kfile, rank) else {
-            continue;
-        };
         let rfile = if side == 0 { kfile - 1 } else { kfile + 1 };
-        let Some(rto) = pos.sq(rfile, rank) else {
+        let (Some(kto), Some(rto)) = (pos.sq(kfile, rank), pos.sq(rfile, rank)) else {
             continue;
         };
-        let span = |a: u8, b: u8| {
-            let (lo, hi) = (a.min(b), a.max(b));
-            (lo..=hi).filter(move |&s| s != a)
-        };
-        let blocked = span(right.rook, rto)
-            .chain(span(right.king, kto))
-            .any(|s| s != right.king && s != right.rook && !pos.is_empty_at(s));
-        if blocked {
+        let royal = pos.part(def, right.king) == Some(Part::King);
+        let attacked = |i: usize| royal && attacked(def, pos, pos.number_at(i), 1 - us);
+        let cell = |s: u8| pos.cell_index(s);
+        let king = [cell(right.king), cell(kto)];
+        let rook = [cell(right.rook), cell(rto)];
+        let Some(m) = castle(&pos.board, role_at(pos, right.king), king, rook, attacked) else {
             continue;
-        }
+        };
         if *checked.get_or_insert_with(|| king_in_check(def, pos)) {
             return;
         }
-        // As in Fairy-Stockfish, only a royal king may not castle
-        // through attacked squares; a commoner castles regardless.
-        let them = 1 - us;
-        let royal = pos.part(def, right.king) == Some(Part::King);
-        if royal && span(right.king, kto).any(|s| attacked(def, pos, s, them)) {
-            continue;
-        }
-        let kind = CellKind::Castle {
-            rook: pos.cell_index(right.rook) as u32,
-            rook_to: pos.cell_index(rto) as u32,
-        };
-        out.push(cell_move(
-            pos,
-            role_at(pos, right.king),
-            right.king,
-            kto,
-            kind,
-        ));
+        out.push(m);
     }
 }
 
