@@ -303,7 +303,7 @@ fn plain_moves(
     let us = pos.us();
     let role = def.role(kind);
     let start = out.len();
-    if let Some(tables) = def.shared.move_tables() {
+    if let Some(tables) = def.shared.move_tables(kind) {
         let cell = pos.cell_index(from);
         let rays = &tables.rays[role.index()][pos.turn];
         let take = |c: Stack, _| c.color() != pos.turn;

@@ -5,7 +5,7 @@
 
 use super::def::{Def, Part, Region};
 use crate::color::Color;
-use crate::movement::Ray;
+use crate::movement::{Movement, Ray};
 use crate::piece::Role;
 use crate::variant::Tables;
 
@@ -15,9 +15,10 @@ use crate::variant::Tables;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Shared {
     /// The tables of every kind (a pawn as Fairy-Stockfish's, which takes
-    /// one step diagonally forward whatever its Betza), where they can
-    /// hold every piece's moves: no lame leaps, no steps longer than the
-    /// board's margin.
+    /// one step diagonally forward whatever its Betza) but the [`far`]
+    /// ones; none before the definition is compiled.
+    ///
+    /// [`far`]: Shared::far
     pub tables: Option<Tables>,
     /// The pieces other than pawns move by the shared walk of their rays
     /// ([`crate::movegen::walk_rays`]).
@@ -33,17 +34,25 @@ pub struct Shared {
     /// The kinds (bit per index) two of whose rays reach one square
     /// (`WR`): the walk lists each of their moves once.
     pub overlap: u64,
+    /// The kinds (bit per index) with a leap longer than the board's
+    /// margin ([`crate::board::MARGIN`]), which the tables cannot step:
+    /// they have no rays there and move by the engine's own walk, and
+    /// neither the attack test nor the filter serves the definition.
+    pub far: u64,
 }
 
 impl Shared {
     /// The shared data of a definition whose kinds and keys are read.
     pub fn of(def: &Def) -> Shared {
-        let Some(tables) = movement_tables(def) else {
+        let far = (0..def.kinds.len())
+            .filter(|&k| def.kinds[k].part != Part::Pawn && leaps_far(&def.kinds[k].betza))
+            .fold(0u64, |set, k| set | 1 << k);
+        let Some(tables) = movement_tables(def, far) else {
             return Shared::default();
         };
         let bounded = def.mobility.iter().any(|r| *r != [Region::MAX; 2]);
         let cannons = (0..def.kinds.len()).any(|k| def.janggi_cannon(k));
-        let attacks = !(bounded || cannons || def.flying_general);
+        let attacks = far == 0 && !(bounded || cannons || def.flying_general);
         let safety = attacks
             && !def.blast_on_capture
             && def.king().is_some_and(|k| def.role(k) == Role::King);
@@ -59,6 +68,7 @@ impl Shared {
             attacks,
             safety,
             overlap,
+            far,
         }
     }
 
@@ -72,9 +82,11 @@ impl Shared {
         self.tables.as_ref().filter(|_| self.attacks)
     }
 
-    /// The tables, where the pieces move by the shared walk.
-    pub fn move_tables(&self) -> Option<&Tables> {
-        self.tables.as_ref().filter(|_| self.moves)
+    /// The tables, where pieces of kind `kind` move by the shared walk.
+    pub fn move_tables(&self, kind: usize) -> Option<&Tables> {
+        self.tables
+            .as_ref()
+            .filter(|_| self.moves && (kind >= 64 || self.far & (1 << kind) == 0))
     }
 
     /// Whether two rays of kind `kind` reach one square.
@@ -83,18 +95,25 @@ impl Shared {
     }
 }
 
-/// [`Shared::tables`].
-fn movement_tables(def: &Def) -> Option<Tables> {
+/// [`Shared::tables`], the `far` kinds left out.
+fn movement_tables(def: &Def, far: u64) -> Option<Tables> {
     // Fairy-Stockfish's pawn takes diagonally forward, whatever its
     // Betza.
     let pawn = crate::movement::parse_betza("mfWcfF").ok()?;
     Tables::of(def.kinds.iter().enumerate().map(|(k, kind)| {
         let movement = match kind.part {
             Part::Pawn => pawn.clone(),
+            _ if far & (1 << k) != 0 => Movement::default(),
             _ => kind.betza.clone(),
         };
         (def.role(k), movement, true)
     }))
+}
+
+/// Whether a movement leaps further than the board's margin.
+fn leaps_far(movement: &Movement) -> bool {
+    let far = |r: &Ray| r.dx.abs().max(r.dy.abs()) > crate::board::MARGIN;
+    movement.rays(Color::White).iter().any(far)
 }
 
 /// Whether two rays of one piece may reach a square both, with a kind of
