@@ -11,7 +11,7 @@ use crate::variant::Tables;
 
 /// A definition's movement tables and what they serve. The flags are
 /// found with the tables; a test turns `moves` off to compare the shared
-/// walk with the engine's own ([`super::gen::reach`]).
+/// walk with the engine's own (`ini::gen::reach`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Shared {
     /// The tables of every kind (a pawn as Fairy-Stockfish's, which takes
